@@ -1,0 +1,31 @@
+# Compiler settings shared by every target of the project: warnings, sanitizers, ccache.
+
+find_program(WEBDATA_CCACHE ccache)
+if(WEBDATA_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
+  set(CMAKE_CXX_COMPILER_LAUNCHER "${WEBDATA_CCACHE}")
+endif()
+
+add_library(webdata_warnings INTERFACE)
+target_compile_options(webdata_warnings INTERFACE -Wall -Wextra -Wpedantic)
+if(WEBDATA_WERROR)
+  target_compile_options(webdata_warnings INTERFACE -Werror)
+endif()
+
+if(WEBDATA_SANITIZE)
+  string(REPLACE "," ";" _webdata_sanitizers "${WEBDATA_SANITIZE}")
+  foreach(_s IN LISTS _webdata_sanitizers)
+    if(NOT _s MATCHES "^(address|undefined|thread)$")
+      message(FATAL_ERROR "WEBDATA_SANITIZE: unknown sanitizer '${_s}' (address, undefined, thread)")
+    endif()
+  endforeach()
+  if("thread" IN_LIST _webdata_sanitizers AND "address" IN_LIST _webdata_sanitizers)
+    message(FATAL_ERROR "WEBDATA_SANITIZE: thread cannot be combined with address")
+  endif()
+  add_compile_options(-fsanitize=${WEBDATA_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  add_link_options(-fsanitize=${WEBDATA_SANITIZE})
+endif()
+
+# Adds a target's warnings without leaking them to consumers of installed targets.
+function(webdata_target_defaults target)
+  target_link_libraries(${target} PRIVATE $<BUILD_INTERFACE:webdata_warnings>)
+endfunction()

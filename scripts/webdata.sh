@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The project's entry script.
+#   scripts/webdata.sh demo   set up, build, start the mock on 127.0.0.1:3002 with the bundled
+#                             virtual web, and show the SDK working against it
+#   scripts/webdata.sh test   set up, build, and run the whole test suite
+#   scripts/webdata.sh stop   stop a mock started by 'demo'
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${WEBDATA_BUILD_DIR:-$root/build}"
+jobs="$(nproc 2>/dev/null || echo 2)"
+pidfile="$build/webdata-mock.pid"
+port="${WEBDATA_MOCK_PORT:-3002}"
+
+step() { printf '\n==> %s\n' "$*"; }
+
+configure_and_build() {
+  local werror=OFF
+  [ "${CI:-}" = "true" ] && werror=ON
+  step "configure ($build)"
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DWEBDATA_WERROR="$werror" "$@" >/dev/null
+  step "build ($jobs jobs)"
+  cmake --build "$build" -j "$jobs"
+}
+
+stop_mock() {
+  if [ -f "$pidfile" ]; then
+    local pid
+    pid="$(cat "$pidfile")"
+    if kill -0 "$pid" 2>/dev/null; then
+      kill "$pid" && echo "stopped webdata-mock (pid $pid)"
+    fi
+    rm -f "$pidfile"
+  fi
+}
+
+cmd_demo() {
+  step "setup"
+  bash "$root/scripts/setup.sh"
+  configure_and_build
+  stop_mock
+  step "start webdata-mock on 127.0.0.1:$port"
+  nohup "$build/mockserver/webdata-mock" --host 127.0.0.1 --port "$port" \
+    >"$build/webdata-mock.log" 2>&1 &
+  echo $! >"$pidfile"
+  for _ in $(seq 1 100); do
+    curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
+    if ! kill -0 "$(cat "$pidfile")" 2>/dev/null; then
+      echo "webdata-mock exited; its log:" >&2
+      cat "$build/webdata-mock.log" >&2
+      exit 1
+    fi
+    sleep 0.1
+  done
+  step "SDK example against the mock"
+  "$build/examples/health_check" "http://127.0.0.1:$port"
+  echo
+  echo "webdata-mock is running on http://127.0.0.1:$port (pid $(cat "$pidfile"), log $build/webdata-mock.log)."
+  echo "Stop it with: bash scripts/webdata.sh stop"
+}
+
+cmd_test() {
+  step "setup"
+  bash "$root/scripts/setup.sh"
+  configure_and_build -DWEBDATA_BUILD_TESTS=ON
+  step "tests"
+  local log="$build/ctest.log" rc=0
+  (cd "$build" && ctest -j "$jobs" --output-on-failure --timeout 600) 2>&1 | tee "$log" || rc=$?
+  rc=${PIPESTATUS[0]:-$rc}
+  local line total failed
+  line="$(grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -n 1 || true)"
+  if [ -z "$line" ]; then
+    echo "0 passed, 1 failed"
+    echo "test: ctest printed no summary" >&2
+    exit 1
+  fi
+  failed="$(sed -E 's/.*tests passed, ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$line")"
+  total="$(sed -E 's/.*tests passed, ([0-9]+) tests? failed out of ([0-9]+).*/\2/' <<<"$line")"
+  echo "$((total - failed)) passed, $failed failed"
+  [ "$failed" -eq 0 ] && [ "$total" -gt 0 ] || exit 1
+}
+
+case "${1:-}" in
+  demo) cmd_demo ;;
+  test) cmd_test ;;
+  stop) stop_mock ;;
+  *)
+    echo "usage: scripts/webdata.sh demo|test|stop" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,162 @@
+#include <curl/curl.h>
+
+#include <mutex>
+#include <vector>
+
+#include "webdata/transport.hpp"
+
+namespace webdata {
+namespace {
+
+void global_init() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+struct Exchange {
+  HttpResponse response;
+  std::size_t limit = 0;
+  bool truncated = false;
+};
+
+size_t on_body(char* data, size_t size, size_t count, void* user) {
+  auto* ex = static_cast<Exchange*>(user);
+  const size_t n = size * count;
+  if (ex->limit != 0 && ex->response.body.size() + n > ex->limit) {
+    ex->truncated = true;
+    return 0;  // aborts the transfer with CURLE_WRITE_ERROR
+  }
+  ex->response.body.append(data, n);
+  return n;
+}
+
+size_t on_header(char* data, size_t size, size_t count, void* user) {
+  auto* ex = static_cast<Exchange*>(user);
+  const size_t n = size * count;
+  std::string line(data, n);
+  while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.pop_back();
+  if (line.rfind("HTTP/", 0) == 0) {
+    ex->response.headers.clear();  // a new status line: redirect or 100-continue before it
+    return n;
+  }
+  const auto colon = line.find(':');
+  if (colon != std::string::npos) {
+    std::string value = line.substr(colon + 1);
+    const auto start = value.find_first_not_of(" \t");
+    value = start == std::string::npos ? std::string() : value.substr(start);
+    ex->response.headers.emplace_back(line.substr(0, colon), value);
+  }
+  return n;
+}
+
+class CurlTransport final : public Transport {
+ public:
+  explicit CurlTransport(CurlTransportOptions options) : options_(std::move(options)) {
+    global_init();
+  }
+  ~CurlTransport() override {
+    for (CURL* handle : idle_) curl_easy_cleanup(handle);
+  }
+  CurlTransport(const CurlTransport&) = delete;
+  CurlTransport& operator=(const CurlTransport&) = delete;
+
+  Result<HttpResponse> send(const HttpRequest& request) override {
+    CURL* handle = acquire();
+    if (handle == nullptr) {
+      return Error{ErrorKind::kTransport, 0, "", "curl_easy_init failed", "", "", true, {}};
+    }
+    Exchange ex;
+    ex.limit = options_.max_response_bytes;
+    curl_slist* headers = nullptr;
+    for (const auto& [name, value] : request.headers) {
+      const std::string line = value.empty() ? name + ";" : name + ": " + value;
+      headers = curl_slist_append(headers, line.c_str());
+    }
+    // libcurl adds "Expect: 100-continue" to large bodies, which costs a round trip.
+    headers = curl_slist_append(headers, "Expect:");
+
+    curl_easy_setopt(handle, CURLOPT_URL, request.url.c_str());
+    curl_easy_setopt(handle, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+    if (request.method == "HEAD") curl_easy_setopt(handle, CURLOPT_NOBODY, 1L);
+    if (!request.body.empty() || request.method == "POST" || request.method == "PUT") {
+      curl_easy_setopt(handle, CURLOPT_POSTFIELDS, request.body.data());
+      curl_easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE,
+                       static_cast<curl_off_t>(request.body.size()));
+    }
+    curl_easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(handle, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
+    curl_easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS,
+                     static_cast<long>(options_.connect_timeout.count()));
+    curl_easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(handle, CURLOPT_ACCEPT_ENCODING, "");
+    curl_easy_setopt(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS);
+    curl_easy_setopt(handle, CURLOPT_USERAGENT, options_.user_agent.c_str());
+    curl_easy_setopt(handle, CURLOPT_SSL_VERIFYPEER, options_.verify_tls ? 1L : 0L);
+    curl_easy_setopt(handle, CURLOPT_SSL_VERIFYHOST, options_.verify_tls ? 2L : 0L);
+    if (!options_.ca_file.empty()) curl_easy_setopt(handle, CURLOPT_CAINFO, options_.ca_file.c_str());
+    if (!options_.proxy.empty()) curl_easy_setopt(handle, CURLOPT_PROXY, options_.proxy.c_str());
+    curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(handle, CURLOPT_WRITEDATA, &ex);
+    curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(handle, CURLOPT_HEADERDATA, &ex);
+
+    const CURLcode rc = curl_easy_perform(handle);
+    long status = 0;
+    curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
+    curl_slist_free_all(headers);
+    release(handle);
+
+    if (rc != CURLE_OK) {
+      Error err;
+      err.message = std::string(curl_easy_strerror(rc)) + " (" + request.method + " " +
+                    request.url + ")";
+      if (rc == CURLE_OPERATION_TIMEDOUT) {
+        err.kind = ErrorKind::kTimeout;
+        err.retryable = true;
+      } else if (ex.truncated) {
+        err.kind = ErrorKind::kTransport;
+        err.message = "response larger than the configured limit of " +
+                      std::to_string(options_.max_response_bytes) + " bytes";
+      } else {
+        err.kind = ErrorKind::kTransport;
+        err.retryable = rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST ||
+                        rc == CURLE_GOT_NOTHING || rc == CURLE_SEND_ERROR ||
+                        rc == CURLE_RECV_ERROR || rc == CURLE_PARTIAL_FILE;
+      }
+      return err;
+    }
+    ex.response.status = static_cast<int>(status);
+    return std::move(ex.response);
+  }
+
+ private:
+  // Easy handles keep their connection cache, so reusing them reuses connections.
+  CURL* acquire() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!idle_.empty()) {
+        CURL* handle = idle_.back();
+        idle_.pop_back();
+        curl_easy_reset(handle);
+        return handle;
+      }
+    }
+    return curl_easy_init();
+  }
+  void release(CURL* handle) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    idle_.push_back(handle);
+  }
+
+  CurlTransportOptions options_;
+  std::mutex mutex_;
+  std::vector<CURL*> idle_;
+};
+
+}  // namespace
+
+std::shared_ptr<Transport> make_curl_transport(CurlTransportOptions options) {
+  return std::make_shared<CurlTransport>(std::move(options));
+}
+
+}  // namespace webdata

@@ -1,0 +1,78 @@
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include "mock_fixture.hpp"
+#include "webdata/transport.hpp"
+
+using webdata::testing::RunningMock;
+
+TEST_CASE("curl transport exchanges with a real server", "[transport]") {
+  RunningMock mock;
+  auto transport = webdata::make_curl_transport();
+  webdata::HttpRequest req;
+  req.url = mock.url("/health");
+  auto res = transport->send(req);
+  REQUIRE(res.ok());
+  CHECK(res->status == 200);
+  CHECK(res->header("Content-Type") == "application/json");
+  CHECK(res->body.find("\"ok\"") != std::string::npos);
+}
+
+TEST_CASE("HTTP errors are responses, not transport errors", "[transport]") {
+  RunningMock mock;
+  auto transport = webdata::make_curl_transport();
+  webdata::HttpRequest req;
+  req.url = mock.url("/missing");
+  auto res = transport->send(req);
+  REQUIRE(res.ok());
+  CHECK(res->status == 404);
+}
+
+TEST_CASE("a refused connection is a retryable transport error", "[transport]") {
+  std::string url;
+  {
+    RunningMock mock;
+    url = mock.url("/health");
+  }  // stopped: nothing listens on that port any more
+  auto transport = webdata::make_curl_transport();
+  webdata::HttpRequest req;
+  req.url = url;
+  auto res = transport->send(req);
+  REQUIRE_FALSE(res.ok());
+  CHECK(res.error().kind == webdata::ErrorKind::kTransport);
+  CHECK(res.error().retryable);
+}
+
+TEST_CASE("a response over the size limit is an error", "[transport]") {
+  RunningMock mock;
+  webdata::CurlTransportOptions options;
+  options.max_response_bytes = 8;
+  auto transport = webdata::make_curl_transport(options);
+  webdata::HttpRequest req;
+  req.url = mock.url("/health");
+  auto res = transport->send(req);
+  REQUIRE_FALSE(res.ok());
+  CHECK(res.error().message.find("limit") != std::string::npos);
+}
+
+TEST_CASE("one transport is safe to share across threads", "[transport]") {
+  RunningMock mock;
+  auto transport = webdata::make_curl_transport();
+  std::vector<std::thread> threads;
+  std::atomic<int> ok{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 25; ++i) {
+        webdata::HttpRequest req;
+        req.url = mock.url("/health");
+        auto res = transport->send(req);
+        if (res.ok() && res->status == 200) ++ok;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  CHECK(ok == 100);
+}
