@@ -286,7 +286,6 @@ class Cleaner {
     if (main_only && is_boilerplate_structure(n)) return true;
     if (!options_.block_ads && !main_only) return false;
     Names names = names_of(n);
-    if (names.tokens.empty()) return false;
     bool by_name = (options_.block_ads && (is_ad_name(names) || is_cookie_banner(n, names))) ||
                    (main_only && (is_cookie_banner(n, names) || is_boilerplate_name(names)));
     if (!by_name) return false;

@@ -637,6 +637,7 @@ class Renderer {
 
   std::string definition_list(const Node& dl) {
     std::string result;
+    bool last_was_definition = false;
     ++nesting_;
     std::vector<const Node*> entries;
     for (const Node* c : dl.children) {
@@ -666,8 +667,11 @@ class Renderer {
       } else {
         continue;
       }
-      if (!result.empty()) result += '\n';
+      // A term after a definition starts a new paragraph; terms and their definitions
+      // stay on consecutive lines.
+      if (!result.empty()) result += (c->is("dt") && last_was_definition) ? "\n\n" : "\n";
       result += entry;
+      last_was_definition = c->is("dd");
     }
     --nesting_;
     return result;

@@ -164,7 +164,17 @@ class Parser {
     if (peek() == '"' || peek() == '\'') {
       test.value = parse_string();
     } else {
-      test.value = parse_ident("an attribute value");
+      // Unquoted values are idents in CSS; digits first ([colspan=2]) are accepted as well,
+      // as jQuery-style engines do.
+      while (!at_end() && (is_name_char(peek()) || peek() == '\\')) {
+        if (peek() == '\\') {
+          parse_escape(test.value);
+        } else {
+          test.value += peek();
+          ++pos_;
+        }
+      }
+      if (test.value.empty()) fail("expected an attribute value");
     }
     skip_space();
     if (peek() == 'i' || peek() == 'I' || peek() == 's' || peek() == 'S') {
