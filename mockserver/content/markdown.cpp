@@ -596,7 +596,8 @@ class Renderer {
     std::string result;
     std::size_t last_indent = 2;
     for (const Node* c : el.children) {
-      if (!c->is_element() || !visible(*c) || is_skipped(*c)) continue;
+      bool loose_text = c->type == dom::NodeType::kText && !dom::trim_html_space(c->text).empty();
+      if (!loose_text && (!c->is_element() || !visible(*c) || is_skipped(*c))) continue;
       if (c->is("li")) {
         if (const std::string* value = c->attr("value"); ordered && value != nullptr) {
           char* end = nullptr;
@@ -695,6 +696,13 @@ class Renderer {
         }
       }
     }
+    if (!is_data_table(t, rows)) {
+      // A layout table, or one whose rows were flattened by the depth cap: plain blocks.
+      Inline layout_in(plain_, false);
+      children(t, out, layout_in);
+      flush(layout_in, out);
+      return;
+    }
     if (caption != nullptr) {
       Inline cap(plain_, true);
       inline_children(*caption, cap);
@@ -703,7 +711,6 @@ class Renderer {
     // Grid with colspan and rowspan filled by empty cells.
     std::vector<std::vector<Cell>> grid;
     std::vector<int> pending_rowspan;
-    bool layout = false;
     for (const Node* r : rows) {
       std::vector<Cell> row;
       auto fill_spanned = [&] {
@@ -715,9 +722,6 @@ class Renderer {
       for (const Node* c : r->children) {
         if (!(c->is("td") || c->is("th")) || !visible(*c)) continue;
         fill_spanned();
-        for (std::size_t id = c->id + 1; id < c->id + c->subtree_size; ++id) {
-          if (parsed_.tree.nodes[id].is("table")) layout = true;
-        }
         long colspan = 1, rowspan = 1;
         if (const std::string* v = c->attr("colspan")) colspan = std::clamp(std::strtol(v->c_str(), nullptr, 10), 1L, 100L);
         if (const std::string* v = c->attr("rowspan")) rowspan = std::clamp(std::strtol(v->c_str(), nullptr, 10), 1L, 1000L);
@@ -733,8 +737,8 @@ class Renderer {
     std::size_t columns = 0;
     for (const auto& row : grid) columns = std::max(columns, row.size());
     if (grid.empty()) return;
-    if (layout || columns == 1 || plain_) {
-      // A layout table, a one-column table or plain text: the cells are just blocks.
+    if (columns == 1 || plain_) {
+      // A one-column table is a layout; plain text has no tables: the cells are just blocks.
       for (const auto& row : grid) {
         for (const auto& cell : row) {
           if (cell.node == nullptr) continue;
@@ -771,6 +775,31 @@ class Renderer {
     }
     text.pop_back();
     out.add(text);
+  }
+
+  // A table of data, not of layout: no nested table, and nothing but rows and cells where
+  // rows and cells belong (loose text there comes from depth flattening).
+  bool is_data_table(const Node& t, const std::vector<const Node*>& rows) const {
+    for (std::size_t id = t.id + 1; id < t.id + t.subtree_size; ++id) {
+      if (parsed_.tree.nodes[id].is("table")) return false;
+    }
+    auto loose = [](const Node& n) {
+      return n.type == dom::NodeType::kText && !dom::trim_html_space(n.text).empty();
+    };
+    for (const Node* c : t.children) {
+      if (loose(*c)) return false;
+      if (c->is("thead") || c->is("tbody") || c->is("tfoot")) {
+        for (const Node* r : c->children) {
+          if (loose(*r)) return false;
+        }
+      }
+    }
+    for (const Node* r : rows) {
+      for (const Node* c : r->children) {
+        if (loose(*c) || (c->is_element() && !c->is("td") && !c->is("th"))) return false;
+      }
+    }
+    return true;
   }
 
   static std::string alignment(const Node* cell) {
