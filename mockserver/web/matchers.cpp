@@ -1,0 +1,796 @@
+#include "web/matchers.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <variant>
+
+#include "web/types.hpp"
+
+namespace webdata::mock::web {
+
+using nlohmann::json;
+
+Regex::Regex(const std::string& pattern) : pattern_(pattern) {
+  auto flags = std::regex::ECMAScript;
+  std::string body = pattern;
+  if (body.rfind("(?i)", 0) == 0) {
+    flags |= std::regex::icase;
+    body = body.substr(4);
+  }
+  try {
+    regex_ = std::regex(body, flags);
+  } catch (const std::regex_error& e) {
+    throw PatternError("invalid regular expression '" + pattern + "': " + e.what() +
+                       " (ECMAScript syntax is supported)");
+  }
+}
+
+bool Regex::full_match(const std::string& text) const {
+  if (text.size() > kMaxRegexInput) return false;
+  return std::regex_match(text, regex_);
+}
+
+// ---------------------------------------------------------------------------------------------
+// equalToJson
+
+namespace {
+
+bool placeholder_matches(const std::string& placeholder, const json& actual) {
+  static const std::string kRegex = "${json-unit.regex}";
+  if (placeholder == "${json-unit.ignore}") return true;
+  if (placeholder == "${json-unit.any-string}") return actual.is_string();
+  if (placeholder == "${json-unit.any-number}") return actual.is_number();
+  if (placeholder == "${json-unit.any-boolean}") return actual.is_boolean();
+  if (placeholder.rfind(kRegex, 0) == 0) {
+    if (!actual.is_string()) return false;
+    try {
+      return Regex(placeholder.substr(kRegex.size())).full_match(actual.get<std::string>());
+    } catch (const PatternError&) {
+      return false;
+    }
+  }
+  return false;
+}
+
+bool is_placeholder(const json& expected) {
+  if (!expected.is_string()) return false;
+  const auto& s = expected.get_ref<const std::string&>();
+  return s.rfind("${json-unit.regex}", 0) == 0 ||
+         (s.rfind("${json-unit.", 0) == 0 && s.back() == '}');
+}
+
+bool json_equal(const json& expected, const json& actual, bool order, bool extra);
+
+bool arrays_unordered(const json& expected, const json& actual, bool extra) {
+  if (!extra && expected.size() != actual.size()) return false;
+  if (expected.size() > actual.size()) return false;
+  std::vector<bool> used(actual.size(), false);
+  // Backtracking assignment of expected items to distinct actual items.
+  std::function<bool(std::size_t)> assign = [&](std::size_t i) {
+    if (i == expected.size()) return true;
+    for (std::size_t j = 0; j < actual.size(); ++j) {
+      if (used[j] || !json_equal(expected[i], actual[j], true, extra)) continue;
+      used[j] = true;
+      if (assign(i + 1)) return true;
+      used[j] = false;
+    }
+    return false;
+  };
+  return assign(0);
+}
+
+bool json_equal(const json& expected, const json& actual, bool ignore_order, bool extra) {
+  if (is_placeholder(expected)) {
+    return placeholder_matches(expected.get<std::string>(), actual);
+  }
+  if (expected.is_number() && actual.is_number()) {
+    if (expected.is_number_float() || actual.is_number_float()) {
+      return expected.get<double>() == actual.get<double>();
+    }
+    if (expected.is_number_unsigned() || actual.is_number_unsigned()) {
+      if ((expected.is_number_integer() && !expected.is_number_unsigned() &&
+           expected.get<std::int64_t>() < 0) ||
+          (actual.is_number_integer() && !actual.is_number_unsigned() &&
+           actual.get<std::int64_t>() < 0)) {
+        return false;
+      }
+      return expected.get<std::uint64_t>() == actual.get<std::uint64_t>();
+    }
+    return expected.get<std::int64_t>() == actual.get<std::int64_t>();
+  }
+  if (expected.type() != actual.type()) return false;
+  if (expected.is_object()) {
+    if (!extra && expected.size() != actual.size()) return false;
+    for (const auto& [key, value] : expected.items()) {
+      const auto it = actual.find(key);
+      if (it == actual.end()) {
+        if (is_placeholder(value) && value.get<std::string>() == "${json-unit.ignore}") continue;
+        return false;
+      }
+      if (!json_equal(value, *it, ignore_order, extra)) return false;
+    }
+    return true;
+  }
+  if (expected.is_array()) {
+    if (ignore_order) return arrays_unordered(expected, actual, extra);
+    if (extra ? expected.size() > actual.size() : expected.size() != actual.size()) return false;
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      if (!json_equal(expected[i], actual[i], ignore_order, extra)) return false;
+    }
+    return true;
+  }
+  return expected == actual;
+}
+
+}  // namespace
+
+bool json_equivalent(const json& expected, const json& actual, bool ignore_array_order,
+                     bool ignore_extra_elements) {
+  return json_equal(expected, actual, ignore_array_order, ignore_extra_elements);
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSONPath
+
+namespace {
+
+struct Filter;
+
+struct Step {
+  enum class Kind { name, index, wildcard, names, indexes, filter };
+  Kind kind = Kind::name;
+  bool recursive = false;  // `..` before this step
+  std::string name;
+  long index = 0;
+  std::vector<std::string> names;
+  std::vector<long> indexes;
+  std::shared_ptr<const Filter> filter;
+};
+
+struct Operand {
+  bool is_path = false;
+  std::vector<Step> path;  // relative to @
+  json literal;
+};
+
+struct Filter {
+  enum class Kind { exists, not_exists, compare, regex, all, any };
+  Kind kind = Kind::exists;
+  Operand left;
+  std::string op;
+  Operand right;
+  std::shared_ptr<Regex> regex;
+  std::vector<std::shared_ptr<const Filter>> children;
+};
+
+class PathParser {
+ public:
+  explicit PathParser(const std::string& text) : s_(text) {}
+
+  std::vector<Step> parse_root() {
+    skip_ws();
+    if (!consume('$')) fail("must start with '$'");
+    auto steps = parse_steps();
+    skip_ws();
+    if (pos_ != s_.size()) fail("unexpected '" + s_.substr(pos_) + "'");
+    return steps;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& why) const {
+    throw PatternError("unsupported JSONPath '" + s_ + "': " + why);
+  }
+  bool at_end() const { return pos_ >= s_.size(); }
+  char peek() const { return at_end() ? '\0' : s_[pos_]; }
+  bool consume(char c) {
+    if (peek() != c) return false;
+    ++pos_;
+    return true;
+  }
+  bool consume(const std::string& token) {
+    if (s_.compare(pos_, token.size(), token) != 0) return false;
+    pos_ += token.size();
+    return true;
+  }
+  void skip_ws() {
+    while (!at_end() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+  }
+  static bool name_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '$' ||
+           static_cast<unsigned char>(c) >= 0x80;
+  }
+
+  std::vector<Step> parse_steps() {
+    std::vector<Step> steps;
+    for (;;) {
+      if (consume("..")) {
+        Step step;
+        step.recursive = true;
+        if (consume('*')) {
+          step.kind = Step::Kind::wildcard;
+        } else if (peek() == '[') {
+          step = parse_bracket();
+          step.recursive = true;
+        } else {
+          step.kind = Step::Kind::name;
+          step.name = parse_name();
+        }
+        steps.push_back(std::move(step));
+      } else if (consume('.')) {
+        Step step;
+        if (consume('*')) {
+          step.kind = Step::Kind::wildcard;
+        } else {
+          step.name = parse_name();
+          if (consume("()")) fail("functions such as " + step.name + "() are not supported");
+        }
+        steps.push_back(std::move(step));
+      } else if (peek() == '[') {
+        steps.push_back(parse_bracket());
+      } else {
+        return steps;
+      }
+    }
+  }
+
+  std::string parse_name() {
+    const auto start = pos_;
+    while (!at_end() && name_char(s_[pos_])) ++pos_;
+    if (pos_ == start) fail("expected a member name at offset " + std::to_string(start));
+    return s_.substr(start, pos_ - start);
+  }
+
+  std::string parse_quoted() {
+    const char quote = peek();
+    ++pos_;
+    std::string out;
+    while (!at_end() && s_[pos_] != quote) {
+      if (s_[pos_] == '\\' && pos_ + 1 < s_.size()) ++pos_;
+      out += s_[pos_++];
+    }
+    if (!consume(quote)) fail("unterminated string");
+    return out;
+  }
+
+  long parse_int() {
+    const auto start = pos_;
+    if (peek() == '-') ++pos_;
+    while (!at_end() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+    if (pos_ == start || (pos_ == start + 1 && s_[start] == '-')) fail("expected an index");
+    return std::stol(s_.substr(start, pos_ - start));
+  }
+
+  Step parse_bracket() {
+    consume('[');
+    skip_ws();
+    Step step;
+    if (consume('*')) {
+      step.kind = Step::Kind::wildcard;
+    } else if (consume("?(")) {
+      step.kind = Step::Kind::filter;
+      step.filter = parse_or();
+      skip_ws();
+      if (!consume(')')) fail("expected ')' closing the filter");
+    } else if (peek() == '\'' || peek() == '"') {
+      step.kind = Step::Kind::names;
+      step.names.push_back(parse_quoted());
+      skip_ws();
+      while (consume(',')) {
+        skip_ws();
+        if (peek() != '\'' && peek() != '"') fail("expected a quoted name");
+        step.names.push_back(parse_quoted());
+        skip_ws();
+      }
+      if (step.names.size() == 1) {
+        step.kind = Step::Kind::name;
+        step.name = step.names.front();
+      }
+    } else {
+      step.kind = Step::Kind::indexes;
+      step.indexes.push_back(parse_int());
+      skip_ws();
+      if (peek() == ':') fail("array slices are not supported");
+      while (consume(',')) {
+        skip_ws();
+        step.indexes.push_back(parse_int());
+        skip_ws();
+      }
+      if (step.indexes.size() == 1) {
+        step.kind = Step::Kind::index;
+        step.index = step.indexes.front();
+      }
+    }
+    skip_ws();
+    if (!consume(']')) fail("expected ']'");
+    return step;
+  }
+
+  std::shared_ptr<const Filter> parse_or() {
+    auto first = parse_and();
+    skip_ws();
+    if (s_.compare(pos_, 2, "||") != 0) return first;
+    auto node = std::make_shared<Filter>();
+    node->kind = Filter::Kind::any;
+    node->children.push_back(first);
+    while (consume("||")) {
+      node->children.push_back(parse_and());
+      skip_ws();
+    }
+    return node;
+  }
+
+  std::shared_ptr<const Filter> parse_and() {
+    auto first = parse_unary();
+    skip_ws();
+    if (s_.compare(pos_, 2, "&&") != 0) return first;
+    auto node = std::make_shared<Filter>();
+    node->kind = Filter::Kind::all;
+    node->children.push_back(first);
+    while (consume("&&")) {
+      node->children.push_back(parse_unary());
+      skip_ws();
+    }
+    return node;
+  }
+
+  std::shared_ptr<const Filter> parse_unary() {
+    skip_ws();
+    if (consume('(')) {
+      auto inner = parse_or();
+      skip_ws();
+      if (!consume(')')) fail("expected ')'");
+      return inner;
+    }
+    auto node = std::make_shared<Filter>();
+    if (consume('!')) {
+      skip_ws();
+      node->kind = Filter::Kind::not_exists;
+      node->left = parse_operand();
+      if (!node->left.is_path) fail("'!' needs a path");
+      return node;
+    }
+    node->left = parse_operand();
+    skip_ws();
+    static const char* kOps[] = {"==", "!=", "<=", ">=", "=~", "<", ">"};
+    for (const char* op : kOps) {
+      if (consume(std::string(op))) {
+        node->op = op;
+        break;
+      }
+    }
+    if (node->op.empty()) {
+      if (!node->left.is_path) fail("a filter term must be a path or a comparison");
+      node->kind = Filter::Kind::exists;
+      return node;
+    }
+    skip_ws();
+    if (node->op == "=~") {
+      if (!consume('/')) fail("=~ needs /regex/");
+      std::string pattern;
+      while (!at_end() && s_[pos_] != '/') {
+        if (s_[pos_] == '\\' && pos_ + 1 < s_.size()) pattern += s_[pos_++];
+        pattern += s_[pos_++];
+      }
+      if (!consume('/')) fail("unterminated /regex/");
+      if (consume('i')) pattern = "(?i)" + pattern;
+      node->kind = Filter::Kind::regex;
+      node->regex = std::make_shared<Regex>(pattern);
+      return node;
+    }
+    node->kind = Filter::Kind::compare;
+    node->right = parse_operand();
+    return node;
+  }
+
+  Operand parse_operand() {
+    skip_ws();
+    Operand operand;
+    if (consume('@')) {
+      operand.is_path = true;
+      operand.path = parse_steps();
+      return operand;
+    }
+    if (peek() == '$') fail("filters may only refer to '@'");
+    if (peek() == '\'' || peek() == '"') {
+      operand.literal = parse_quoted();
+      return operand;
+    }
+    if (consume("true")) {
+      operand.literal = true;
+    } else if (consume("false")) {
+      operand.literal = false;
+    } else if (consume("null")) {
+      operand.literal = nullptr;
+    } else {
+      const auto start = pos_;
+      while (!at_end() &&
+             (std::isdigit(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '-' ||
+              s_[pos_] == '+' || s_[pos_] == '.' || s_[pos_] == 'e' || s_[pos_] == 'E')) {
+        ++pos_;
+      }
+      auto parsed = json::parse(s_.substr(start, pos_ - start), nullptr, false);
+      if (pos_ == start || parsed.is_discarded() || !parsed.is_number()) {
+        fail("expected a literal at offset " + std::to_string(start));
+      }
+      operand.literal = parsed;
+    }
+    return operand;
+  }
+
+  std::string s_;
+  std::size_t pos_ = 0;
+};
+
+void select_steps(const std::vector<Step>& steps, std::size_t i, const json& node,
+                  std::vector<const json*>& out);
+
+bool filter_holds(const Filter& filter, const json& node);
+
+void apply_step(const Step& step, const json& node, std::vector<const json*>& out) {
+  switch (step.kind) {
+    case Step::Kind::name:
+      if (node.is_object()) {
+        const auto it = node.find(step.name);
+        if (it != node.end()) out.push_back(&*it);
+      }
+      break;
+    case Step::Kind::names:
+      if (node.is_object()) {
+        for (const auto& name : step.names) {
+          const auto it = node.find(name);
+          if (it != node.end()) out.push_back(&*it);
+        }
+      }
+      break;
+    case Step::Kind::index:
+    case Step::Kind::indexes: {
+      if (!node.is_array()) break;
+      const std::vector<long> single{step.index};
+      for (long index : step.kind == Step::Kind::index ? single : step.indexes) {
+        const long size = static_cast<long>(node.size());
+        const long at = index < 0 ? size + index : index;
+        if (at >= 0 && at < size) out.push_back(&node[static_cast<std::size_t>(at)]);
+      }
+      break;
+    }
+    case Step::Kind::wildcard:
+      if (node.is_object() || node.is_array()) {
+        for (const auto& child : node) out.push_back(&child);
+      }
+      break;
+    case Step::Kind::filter:
+      if (node.is_array() || node.is_object()) {
+        for (const auto& child : node) {
+          if (filter_holds(*step.filter, child)) out.push_back(&child);
+        }
+      }
+      break;
+  }
+}
+
+void descendants(const json& node, std::vector<const json*>& out) {
+  out.push_back(&node);
+  if (node.is_object() || node.is_array()) {
+    for (const auto& child : node) descendants(child, out);
+  }
+}
+
+void select_steps(const std::vector<Step>& steps, std::size_t i, const json& node,
+                  std::vector<const json*>& out) {
+  if (i == steps.size()) {
+    out.push_back(&node);
+    return;
+  }
+  const Step& step = steps[i];
+  std::vector<const json*> roots;
+  if (step.recursive) {
+    descendants(node, roots);
+  } else {
+    roots.push_back(&node);
+  }
+  for (const json* root : roots) {
+    std::vector<const json*> next;
+    apply_step(step, *root, next);
+    for (const json* n : next) select_steps(steps, i + 1, *n, out);
+  }
+}
+
+std::optional<json> operand_value(const Operand& operand, const json& node) {
+  if (!operand.is_path) return operand.literal;
+  std::vector<const json*> found;
+  select_steps(operand.path, 0, node, found);
+  if (found.empty()) return std::nullopt;
+  return *found.front();
+}
+
+bool compare(const json& a, const std::string& op, const json& b) {
+  if (op == "==") return json_equivalent(b, a, false, false);
+  if (op == "!=") return !json_equivalent(b, a, false, false);
+  int order = 0;
+  if (a.is_number() && b.is_number()) {
+    const double x = a.get<double>();
+    const double y = b.get<double>();
+    order = x < y ? -1 : (x > y ? 1 : 0);
+  } else if (a.is_string() && b.is_string()) {
+    order = a.get_ref<const std::string&>().compare(b.get_ref<const std::string&>());
+  } else {
+    return false;
+  }
+  if (op == "<") return order < 0;
+  if (op == "<=") return order <= 0;
+  if (op == ">") return order > 0;
+  return order >= 0;
+}
+
+bool filter_holds(const Filter& filter, const json& node) {
+  switch (filter.kind) {
+    case Filter::Kind::exists:
+      return operand_value(filter.left, node).has_value();
+    case Filter::Kind::not_exists:
+      return !operand_value(filter.left, node).has_value();
+    case Filter::Kind::all:
+      return std::all_of(filter.children.begin(), filter.children.end(),
+                         [&](const auto& c) { return filter_holds(*c, node); });
+    case Filter::Kind::any:
+      return std::any_of(filter.children.begin(), filter.children.end(),
+                         [&](const auto& c) { return filter_holds(*c, node); });
+    case Filter::Kind::regex: {
+      const auto value = operand_value(filter.left, node);
+      return value && value->is_string() && filter.regex->full_match(value->get<std::string>());
+    }
+    case Filter::Kind::compare: {
+      const auto left = operand_value(filter.left, node);
+      const auto right = operand_value(filter.right, node);
+      return left && right && compare(*left, filter.op, *right);
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+struct JsonPath::Impl {
+  std::vector<Step> steps;
+};
+
+JsonPath::JsonPath(const std::string& expression) : impl_(std::make_unique<Impl>()) {
+  impl_->steps = PathParser(expression).parse_root();
+}
+
+JsonPath::~JsonPath() = default;
+
+std::vector<const json*> JsonPath::select(const json& document) const {
+  std::vector<const json*> out;
+  select_steps(impl_->steps, 0, document, out);
+  return out;
+}
+
+bool JsonPath::definite() const {
+  return std::all_of(impl_->steps.begin(), impl_->steps.end(), [](const Step& s) {
+    return !s.recursive && (s.kind == Step::Kind::name || s.kind == Step::Kind::index);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// String value patterns
+
+namespace {
+
+std::string require_string(const json& spec, const char* key) {
+  const auto& v = spec.at(key);
+  if (!v.is_string()) throw PatternError(std::string("'") + key + "' must be a string");
+  return v.get<std::string>();
+}
+
+class EqualTo final : public ValuePattern {
+ public:
+  EqualTo(std::string expected, bool ci) : expected_(std::move(expected)), ci_(ci) {}
+  bool matches(const std::optional<std::string>& v) const override {
+    return v && (ci_ ? iequals(*v, expected_) : *v == expected_);
+  }
+  std::optional<std::string> example() const override { return expected_; }
+
+ private:
+  std::string expected_;
+  bool ci_;
+};
+
+class Contains final : public ValuePattern {
+ public:
+  Contains(std::string needle, bool negate) : needle_(std::move(needle)), negate_(negate) {}
+  bool matches(const std::optional<std::string>& v) const override {
+    if (!v) return false;
+    return (v->find(needle_) != std::string::npos) != negate_;
+  }
+  std::optional<std::string> example() const override {
+    return negate_ ? std::nullopt : std::optional<std::string>(needle_);
+  }
+
+ private:
+  std::string needle_;
+  bool negate_;
+};
+
+class Matches final : public ValuePattern {
+ public:
+  Matches(const std::string& pattern, bool negate) : regex_(pattern), negate_(negate) {}
+  bool matches(const std::optional<std::string>& v) const override {
+    if (!v || v->size() > kMaxRegexInput) return false;
+    return regex_.full_match(*v) != negate_;
+  }
+
+ private:
+  Regex regex_;
+  bool negate_;
+};
+
+class Absent final : public ValuePattern {
+ public:
+  bool matches(const std::optional<std::string>& v) const override { return !v.has_value(); }
+  bool is_absent() const override { return true; }
+};
+
+class EqualToJson final : public ValuePattern {
+ public:
+  EqualToJson(json expected, bool order, bool extra)
+      : expected_(std::move(expected)), order_(order), extra_(extra) {}
+  bool matches(const std::optional<std::string>& v) const override {
+    if (!v) return false;
+    const auto actual = json::parse(*v, nullptr, false);
+    return !actual.is_discarded() && json_equivalent(expected_, actual, order_, extra_);
+  }
+  std::optional<std::string> example() const override { return expected_.dump(); }
+
+ private:
+  json expected_;
+  bool order_;
+  bool extra_;
+};
+
+std::string value_text(const json& v) {
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+class MatchesJsonPath final : public ValuePattern {
+ public:
+  MatchesJsonPath(const std::string& expression, std::shared_ptr<const ValuePattern> sub)
+      : path_(std::make_shared<JsonPath>(expression)), sub_(std::move(sub)) {}
+  bool matches(const std::optional<std::string>& v) const override {
+    if (!v) return false;
+    const auto doc = json::parse(*v, nullptr, false);
+    if (doc.is_discarded()) return false;
+    const auto found = path_->select(doc);
+    if (!sub_) {
+      if (found.empty()) return false;
+      // A definite path selecting null, or a filter on one object, does not count as found.
+      if (path_->definite()) return !found.front()->is_null();
+      return true;
+    }
+    if (found.empty()) return sub_->matches(std::nullopt);
+    if (path_->definite()) return sub_->matches(value_text(*found.front()));
+    json list = json::array();
+    for (const json* f : found) {
+      if (sub_->matches(value_text(*f))) return true;
+      list.push_back(*f);
+    }
+    return sub_->matches(list.dump());
+  }
+
+ private:
+  std::shared_ptr<const JsonPath> path_;
+  std::shared_ptr<const ValuePattern> sub_;
+};
+
+class Combined final : public ValuePattern {
+ public:
+  Combined(std::vector<std::shared_ptr<const ValuePattern>> parts, bool all)
+      : parts_(std::move(parts)), all_(all) {}
+  bool matches(const std::optional<std::string>& v) const override {
+    auto pred = [&](const auto& p) { return p->matches(v); };
+    return all_ ? std::all_of(parts_.begin(), parts_.end(), pred)
+                : std::any_of(parts_.begin(), parts_.end(), pred);
+  }
+
+ private:
+  std::vector<std::shared_ptr<const ValuePattern>> parts_;
+  bool all_;
+};
+
+const std::vector<std::string> kOperators = {
+    "equalTo", "contains",    "doesNotContain",  "matches", "doesNotMatch",
+    "absent",  "equalToJson", "matchesJsonPath", "and",     "or"};
+const std::vector<std::string> kModifiers = {"caseInsensitive", "ignoreArrayOrder",
+                                             "ignoreExtraElements"};
+const std::vector<std::string> kKnownUnsupported = {"binaryEqualTo",
+                                                    "equalToXml",
+                                                    "matchesXPath",
+                                                    "before",
+                                                    "after",
+                                                    "equalToDateTime",
+                                                    "hasExactly",
+                                                    "includes",
+                                                    "not",
+                                                    "enablePlaceholders",
+                                                    "placeholderOpeningDelimiterRegex",
+                                                    "placeholderClosingDelimiterRegex",
+                                                    "exemptedComparisons",
+                                                    "namespaces",
+                                                    "actualFormat",
+                                                    "expectedOffset",
+                                                    "truncateExpected",
+                                                    "truncateActual"};
+
+bool flag(const json& spec, const char* key) {
+  if (!spec.contains(key)) return false;
+  if (!spec.at(key).is_boolean()) throw PatternError(std::string("'") + key + "' must be boolean");
+  return spec.at(key).get<bool>();
+}
+
+}  // namespace
+
+std::shared_ptr<const ValuePattern> ValuePattern::compile(const json& spec) {
+  if (!spec.is_object())
+    throw PatternError("a value pattern must be an object such as {\"equalTo\": \"...\"}");
+  std::string op;
+  for (const auto& [key, value] : spec.items()) {
+    if (std::find(kOperators.begin(), kOperators.end(), key) != kOperators.end()) {
+      if (!op.empty())
+        throw PatternError("pattern has two operators: '" + op + "' and '" + key + "'");
+      op = key;
+    } else if (std::find(kModifiers.begin(), kModifiers.end(), key) == kModifiers.end()) {
+      if (std::find(kKnownUnsupported.begin(), kKnownUnsupported.end(), key) !=
+          kKnownUnsupported.end()) {
+        throw PatternError("matcher '" + key + "' is not supported");
+      }
+      throw PatternError("unknown matcher key '" + key + "'");
+    }
+  }
+  if (op.empty()) throw PatternError("pattern has no operator (equalTo, contains, matches, ...)");
+  const bool ci = flag(spec, "caseInsensitive");
+  if (ci && op != "equalTo") throw PatternError("caseInsensitive applies only to equalTo");
+  const bool order = flag(spec, "ignoreArrayOrder");
+  const bool extra = flag(spec, "ignoreExtraElements");
+  if ((order || extra) && op != "equalToJson") {
+    throw PatternError("ignoreArrayOrder/ignoreExtraElements apply only to equalToJson");
+  }
+  if (op == "equalTo") return std::make_shared<EqualTo>(require_string(spec, "equalTo"), ci);
+  if (op == "contains") return std::make_shared<Contains>(require_string(spec, "contains"), false);
+  if (op == "doesNotContain") {
+    return std::make_shared<Contains>(require_string(spec, "doesNotContain"), true);
+  }
+  if (op == "matches") return std::make_shared<Matches>(require_string(spec, "matches"), false);
+  if (op == "doesNotMatch") {
+    return std::make_shared<Matches>(require_string(spec, "doesNotMatch"), true);
+  }
+  if (op == "absent") {
+    if (spec.at("absent") != true) throw PatternError("'absent' must be true");
+    return std::make_shared<Absent>();
+  }
+  if (op == "equalToJson") {
+    const auto& expected = spec.at("equalToJson");
+    if (expected.is_string()) {
+      auto parsed = json::parse(expected.get<std::string>(), nullptr, false);
+      if (parsed.is_discarded()) throw PatternError("equalToJson string is not valid JSON");
+      return std::make_shared<EqualToJson>(std::move(parsed), order, extra);
+    }
+    return std::make_shared<EqualToJson>(expected, order, extra);
+  }
+  if (op == "matchesJsonPath") {
+    const auto& v = spec.at("matchesJsonPath");
+    if (v.is_string()) return std::make_shared<MatchesJsonPath>(v.get<std::string>(), nullptr);
+    if (!v.is_object() || !v.contains("expression") || !v.at("expression").is_string()) {
+      throw PatternError("matchesJsonPath must be a string or {\"expression\": ..., <matcher>}");
+    }
+    json sub = v;
+    sub.erase("expression");
+    return std::make_shared<MatchesJsonPath>(v.at("expression").get<std::string>(), compile(sub));
+  }
+  const auto& list = spec.at(op);
+  if (!list.is_array() || list.empty()) throw PatternError("'" + op + "' needs a list of patterns");
+  std::vector<std::shared_ptr<const ValuePattern>> parts;
+  for (const auto& item : list) parts.push_back(compile(item));
+  return std::make_shared<Combined>(std::move(parts), op == "and");
+}
+
+}  // namespace webdata::mock::web
