@@ -11,18 +11,46 @@ namespace webdata::mock::web {
 
 using nlohmann::json;
 
+namespace {
+
+// Java's DOTALL: '.' outside a character class also matches line breaks.
+std::string dot_matches_all(const std::string& pattern) {
+  std::string out;
+  bool in_class = false;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    const char c = pattern[i];
+    if (c == '\\' && i + 1 < pattern.size()) {
+      out += c;
+      out += pattern[++i];
+      continue;
+    }
+    if (c == '[') in_class = true;
+    if (c == ']') in_class = false;
+    out += (c == '.' && !in_class) ? std::string("[\\s\\S]") : std::string(1, c);
+  }
+  return out;
+}
+
+}  // namespace
+
 Regex::Regex(const std::string& pattern) : pattern_(pattern) {
   auto flags = std::regex::ECMAScript;
   std::string body = pattern;
-  if (body.rfind("(?i)", 0) == 0) {
-    flags |= std::regex::icase;
-    body = body.substr(4);
+  // Java inline flags at the start: (?i) case-insensitive, (?s) dot matches line breaks.
+  if (body.size() > 3 && body.compare(0, 2, "(?") == 0) {
+    const auto close = body.find(')');
+    const std::string letters = close == std::string::npos ? "" : body.substr(2, close - 2);
+    if (!letters.empty() && letters.find_first_not_of("is") == std::string::npos) {
+      body = body.substr(close + 1);
+      if (letters.find('i') != std::string::npos) flags |= std::regex::icase;
+      if (letters.find('s') != std::string::npos) body = dot_matches_all(body);
+    }
   }
   try {
     regex_ = std::regex(body, flags);
   } catch (const std::regex_error& e) {
     throw PatternError("invalid regular expression '" + pattern + "': " + e.what() +
-                       " (ECMAScript syntax is supported)");
+                       " (ECMAScript syntax; the Java flags (?i) and (?s) are honoured)");
   }
 }
 
@@ -600,7 +628,7 @@ class Contains final : public ValuePattern {
  public:
   Contains(std::string needle, bool negate) : needle_(std::move(needle)), negate_(negate) {}
   bool matches(const std::optional<std::string>& v) const override {
-    if (!v) return false;
+    if (!v) return negate_;  // WireMock: a negative matcher accepts an absent value
     return (v->find(needle_) != std::string::npos) != negate_;
   }
   std::optional<std::string> example() const override {
@@ -616,7 +644,8 @@ class Matches final : public ValuePattern {
  public:
   Matches(const std::string& pattern, bool negate) : regex_(pattern), negate_(negate) {}
   bool matches(const std::optional<std::string>& v) const override {
-    if (!v || v->size() > kMaxRegexInput) return false;
+    if (!v) return negate_;  // WireMock: a negative matcher accepts an absent value
+    if (v->size() > kMaxRegexInput) return false;
     return regex_.full_match(*v) != negate_;
   }
 

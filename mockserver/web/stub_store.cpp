@@ -272,9 +272,11 @@ StubStore::StubStore(std::filesystem::path root) : root_(std::move(root)) {
 
 StubStore::~StubStore() = default;
 
-std::shared_ptr<const Mapping> StubStore::compile(const json& input, const std::string& source,
+std::shared_ptr<const Mapping> StubStore::compile(const nlohmann::ordered_json& ordered,
+                                                  const std::string& source,
                                                   std::uint64_t sequence) const {
   try {
+    const json input = ordered;
     if (!input.is_object()) throw PatternError("a stub mapping must be a JSON object");
     check_keys(input, kMappingKeys, "mapping");
     auto m = std::make_shared<Mapping>();
@@ -422,7 +424,7 @@ std::shared_ptr<const Mapping> StubStore::compile(const json& input, const std::
       }
       if (res.contains("jsonBody")) {
         ++bodies;
-        m->response.body = res.at("jsonBody").dump();
+        m->response.body = ordered.at("response").at("jsonBody").dump();
       }
       if (res.contains("base64Body")) {
         ++bodies;
@@ -489,9 +491,9 @@ void StubStore::load_files() {
     } catch (const PatternError& e) {
       throw MappingError(name, e.what());
     }
-    const auto doc = json::parse(text, nullptr, false);
+    const auto doc = nlohmann::ordered_json::parse(text, nullptr, false);
     if (doc.is_discarded()) throw MappingError(name, "not valid JSON");
-    std::vector<std::pair<json, std::string>> items;
+    std::vector<std::pair<nlohmann::ordered_json, std::string>> items;
     if (doc.is_object() && doc.contains("mappings")) {
       if (!doc.at("mappings").is_array()) throw MappingError(name, "'mappings' must be an array");
       if (doc.size() > 2 || (doc.size() == 2 && !doc.contains("meta"))) {
@@ -514,6 +516,10 @@ void StubStore::load_files() {
 }
 
 std::string StubStore::add(const json& mapping) {
+  return add_ordered(nlohmann::ordered_json(mapping));
+}
+
+std::string StubStore::add_ordered(const nlohmann::ordered_json& mapping) {
   std::unique_lock lock(mutex_);
   auto m = compile(mapping, "admin", ++sequence_);
   const auto id = m->id;

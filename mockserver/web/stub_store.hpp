@@ -52,6 +52,9 @@ class StubStore {
   /// Adds one mapping (WireMock `POST /__admin/mappings` body). Returns its id (the given `id` or
   /// `uuid`, else a new UUID); a mapping with an existing id replaces it. Throws MappingError.
   std::string add(const nlohmann::json& mapping);
+  /// The same, keeping the key order of `jsonBody` as given (WireMock answers it in that order;
+  /// nlohmann::json sorts keys). The admin route should parse request bodies this way.
+  std::string add_ordered(const nlohmann::ordered_json& mapping);
   /// Removes the mapping with this id; false when there is none.
   bool remove(const std::string& id);
   /// Back to the mappings loaded from the root at construction; scenarios back to "Started".
@@ -80,8 +83,8 @@ class StubStore {
 
  private:
   using MappingPtr = std::shared_ptr<const Mapping>;
-  std::shared_ptr<const Mapping> compile(const nlohmann::json& json, const std::string& source,
-                                         std::uint64_t sequence) const;
+  std::shared_ptr<const Mapping> compile(const nlohmann::ordered_json& json,
+                                         const std::string& source, std::uint64_t sequence) const;
   void load_files();
 
   std::filesystem::path root_;

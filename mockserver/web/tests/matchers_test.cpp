@@ -33,7 +33,10 @@ TEST_CASE("string patterns: matches and doesNotMatch are full-string regexes") {
   CHECK(matches({{"matches", "(?i)mobile.*"}}, std::string("MOBILE safari")));
   CHECK(matches({{"doesNotMatch", "[0-9]+"}}, std::string("abc")));
   CHECK_FALSE(matches({{"doesNotMatch", "[a-z]+"}}, std::string("abc")));
-  CHECK_FALSE(matches({{"doesNotMatch", "x"}}, std::nullopt));
+  // Like WireMock, negative matchers accept an absent header or parameter.
+  CHECK(matches({{"doesNotMatch", "x"}}, std::nullopt));
+  CHECK(matches({{"doesNotContain", "x"}}, std::nullopt));
+  CHECK_FALSE(matches({{"contains", "x"}}, std::nullopt));
   // Long input is refused instead of overflowing the stack in std::regex.
   CHECK_FALSE(matches({{"matches", ".*"}}, std::string(100000, 'a')));
 }
