@@ -62,7 +62,8 @@ class StubStore {
   /// Every scenario back to "Started".
   void reset_scenarios();
 
-  /// `GET /__admin/mappings` shape: `{"mappings": [...], "meta": {"total": N}}`, newest first.
+  /// `GET /__admin/mappings` shape: `{"mappings": [...], "meta": {"total": N}}`, in matching
+  /// order (priority, then newest first).
   nlohmann::json mappings_json() const;
   /// One mapping as `GET /__admin/mappings/{id}` answers it.
   std::optional<nlohmann::json> mapping_json(const std::string& id) const;
