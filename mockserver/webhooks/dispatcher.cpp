@@ -129,7 +129,6 @@ struct Dispatcher::Event {
 struct Dispatcher::Job {
   std::deque<std::shared_ptr<const Event>> events;
   int head_attempts = 0;
-  bool busy = false;
 };
 
 struct Dispatcher::LogEntry {
@@ -337,7 +336,9 @@ bool Dispatcher::next_job(std::unique_lock<std::mutex>& lock, std::string& job_i
     if (delayed_.empty()) {
       work_cv_.wait(lock);
     } else {
-      work_cv_.wait_until(lock, delayed_.begin()->first);
+      // A copy: the map node may be gone by the time the wait re-reads its deadline.
+      const auto deadline = delayed_.begin()->first;
+      work_cv_.wait_until(lock, deadline);
     }
     --idle_workers_;
   }
@@ -406,7 +407,6 @@ void Dispatcher::worker_loop() {
   std::string job_id;
   while (next_job(lock, job_id)) {
     Job& job = jobs_.at(job_id);
-    job.busy = true;
     const std::shared_ptr<const Event> event = job.events.front();
     const int attempt_number = ++job.head_attempts;
     const Settings settings = settings_;
@@ -438,7 +438,6 @@ void Dispatcher::worker_loop() {
     entry.signature = event->signature;
     append_log(std::move(entry));
 
-    job.busy = false;
     if (result.delivered || give_up) {
       job.events.pop_front();
       job.head_attempts = 0;

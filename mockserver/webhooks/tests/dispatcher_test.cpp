@@ -506,7 +506,8 @@ TEST_CASE("a receiver that does not answer in time is a failed attempt") {
   for (const auto& entry : log) {
     CHECK(entry.at("status").is_null());
     CHECK_THAT(entry.at("error").get<std::string>(), Catch::Contains("timeout"));
-    CHECK(entry.at("latencyMs").get<long>() >= 300);
+    // libcurl's own clock may end the wait a hair before ours reads 300 ms.
+    CHECK(entry.at("latencyMs").get<long>() >= 250);
   }
   CHECK(log[1].at("outcome") == "failed");
   CHECK(receiver.requests().size() == 2);
@@ -620,27 +621,28 @@ TEST_CASE("reset drops queued events and wakes a backoff wait at once") {
 
 TEST_CASE("reset aborts an attempt in flight without logging it") {
   Receiver receiver;
-  receiver.set_handler([](const Receiver::Request&) {
+  receiver.set_handler([](const Receiver::Request& request) {
     Receiver::Reply reply;
-    reply.hold = true;
+    reply.hold = request.target == "/held";
     return reply;
   });
   Settings settings = fast_settings();
   settings.receiver_timeout = std::chrono::minutes(2);
+  settings.workers = 1;
   Dispatcher dispatcher(settings);
-  dispatcher.enqueue("job", target_for(receiver), "k", "crawl.started", true, nullptr,
+  dispatcher.enqueue("job", target_for(receiver, "/held"), "k", "crawl.started", true, nullptr,
                      std::nullopt);
   REQUIRE(receiver.wait_for_count(1, kPatience));
   dispatcher.reset();
   CHECK(dispatcher.drain("", kPatience));
-  // The aborted attempt's worker is free again: a new event goes through once answers flow.
-  receiver.release();
-  dispatcher.enqueue("job2", target_for(receiver), "k", "crawl.started", true, nullptr,
+  // The only worker gets free only if the held attempt was really aborted.
+  dispatcher.enqueue("job2", target_for(receiver, "/free"), "k", "crawl.started", true, nullptr,
                      std::nullopt);
   CHECK(dispatcher.drain("job2", kPatience));
   const auto log = dispatcher.log_json();
   REQUIRE(log.size() == 1);
   CHECK(log[0].at("jobId") == "job2");
+  receiver.release();
 }
 
 TEST_CASE("destruction does not wait for backoffs or receivers") {
