@@ -17,6 +17,11 @@ int main(int argc, char** argv) {
     return parsed.exit_code;
   }
 
+  if (parsed.print_config) {
+    std::cout << parsed.config->to_json().dump(2) << "\n";
+    return 0;
+  }
+
   // Block the stop signals in every thread; one waits for them below.
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
@@ -28,6 +33,10 @@ int main(int argc, char** argv) {
   try {
     webdata::mock::MockServer server(*parsed.config, std::cerr);
     server.start();
+    if (!parsed.config->inject_fault.empty()) {
+      std::cerr << "webdata-mock: WARNING: --inject-fault " << parsed.config->inject_fault
+                << " breaks the API on purpose\n";
+    }
     std::cout << "webdata-mock listening on " << server.base_url() << std::endl;
     int received = 0;
     sigwait(&stop_signals, &received);

@@ -1,19 +1,26 @@
 #include "app/config.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <unistd.h>
 
 namespace webdata::mock {
 namespace {
 
+namespace fs = std::filesystem;
+using nlohmann::json;
+
 template <class Int>
-bool parse_int(const std::string& text, Int& out, Int min, Int max) {
+bool parse_int(const std::string& text, Int& out, long long min, long long max) {
   long long value = 0;
   const auto* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (ec != std::errc() || ptr != end || value < static_cast<long long>(min) ||
-      value > static_cast<long long>(max)) {
-    return false;
-  }
+  if (ec != std::errc() || ptr != end || value < min || value > max) return false;
   out = static_cast<Int>(value);
   return true;
 }
@@ -25,19 +32,217 @@ ParsedArgs refuse(const std::string& why) {
   return out;
 }
 
+bool is_loopback(const std::string& host) {
+  return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
+}
+
+std::string mask(const std::string& secret) {
+  if (secret.size() <= 4) return std::string(secret.size(), '*');
+  return secret.substr(0, 2) + std::string(secret.size() - 4, '*') + secret.substr(secret.size() - 2);
+}
+
+// Reads an integer field of the config file within bounds; returns an error text or "".
+template <class Int>
+std::string read_int(const json& obj, const char* key, Int& out, long long min, long long max) {
+  if (!obj.contains(key)) return "";
+  const auto& v = obj.at(key);
+  if (!v.is_number_integer() || v.get<long long>() < min || v.get<long long>() > max) {
+    return std::string("'") + key + "' must be an integer from " + std::to_string(min) + " to " +
+           std::to_string(max);
+  }
+  out = static_cast<Int>(v.get<long long>());
+  return "";
+}
+
+std::string read_bool(const json& obj, const char* key, bool& out) {
+  if (!obj.contains(key)) return "";
+  if (!obj.at(key).is_boolean()) return std::string("'") + key + "' must be true or false";
+  out = obj.at(key).get<bool>();
+  return "";
+}
+
+std::string read_string(const json& obj, const char* key, std::string& out) {
+  if (!obj.contains(key)) return "";
+  if (!obj.at(key).is_string()) return std::string("'") + key + "' must be a string";
+  out = obj.at(key).get<std::string>();
+  return "";
+}
+
 }  // namespace
+
+std::vector<TeamConfig> Config::effective_teams() const {
+  if (!teams.empty()) return teams;
+  TeamConfig team;
+  team.id = "team-1";
+  team.keys = {"test-key"};
+  return {team};
+}
+
+json Config::to_json(bool mask_secrets) const {
+  json teams_json = json::array();
+  for (const auto& t : effective_teams()) {
+    json keys = json::array();
+    for (const auto& k : t.keys) keys.push_back(mask_secrets ? mask(k) : k);
+    teams_json.push_back({{"id", t.id},
+                          {"keys", keys},
+                          {"credits", t.credits},
+                          {"webhookSecret", mask_secrets ? mask(t.webhook_secret) : t.webhook_secret},
+                          {"zeroDataRetention", t.zero_data_retention},
+                          {"concurrency", t.concurrency}});
+  }
+  return {{"host", server.host},
+          {"port", server.port},
+          {"threads", server.threads},
+          {"bodyLimit", server.body_limit},
+          {"headerTimeoutMs", server.header_timeout.count()},
+          {"bodyTimeoutMs", server.body_timeout.count()},
+          {"accessLog", server.access_log},
+          {"teams", teams_json},
+          {"webRoot", web_root.empty() ? default_web_root() : web_root},
+          {"apiStubRoot", api_stub_root},
+          {"chunkBytes", chunk_bytes},
+          {"stateDir", state_dir},
+          {"pagePacingMs", page_pacing_ms},
+          {"injectFault", inject_fault},
+          {"admin", admin},
+          {"adminOnPublic", admin_on_public},
+          {"liveFetch", live_fetch},
+          {"allowPrivateTargets", allow_private_targets},
+          {"journalLimit", journal_limit},
+          {"webhookSignatureHeader", webhook_signature_header}};
+}
+
+std::string default_web_root() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path installed = exe.parent_path().parent_path() / "share/webdata/fixtures/web";
+    if (fs::is_directory(installed, ec)) return installed.string();
+  }
+#ifdef WEBDATA_SOURCE_FIXTURES
+  return WEBDATA_SOURCE_FIXTURES "/web";
+#else
+  return "";
+#endif
+}
+
+std::string apply_config_json(const json& file, Config& config) {
+  if (!file.is_object()) return "the config file must hold a JSON object";
+  static const std::set<std::string> known = {
+      "host", "port", "threads", "bodyLimit", "headerTimeoutMs", "bodyTimeoutMs", "accessLog",
+      "teams", "webRoot", "apiStubRoot", "chunkBytes", "admin", "adminOnPublic", "liveFetch",
+      "allowPrivateTargets", "journalLimit", "webhookSignatureHeader", "stateDir",
+      "pagePacingMs"};
+  for (const auto& [key, value] : file.items()) {
+    (void)value;
+    if (known.count(key) == 0) return "unknown setting '" + key + "'";
+  }
+  std::string err;
+  auto check = [&](std::string e) {
+    if (err.empty()) err = std::move(e);
+  };
+  check(read_string(file, "host", config.server.host));
+  check(read_int(file, "port", config.server.port, 0, 65535));
+  check(read_int(file, "threads", config.server.threads, 1, 256));
+  check(read_int(file, "bodyLimit", config.server.body_limit, 1024, 1LL << 34));
+  long long header_ms = config.server.header_timeout.count();
+  long long body_ms = config.server.body_timeout.count();
+  check(read_int(file, "headerTimeoutMs", header_ms, 1, 3600000));
+  check(read_int(file, "bodyTimeoutMs", body_ms, 1, 3600000));
+  config.server.header_timeout = std::chrono::milliseconds(header_ms);
+  config.server.body_timeout = std::chrono::milliseconds(body_ms);
+  check(read_bool(file, "accessLog", config.server.access_log));
+  check(read_string(file, "webRoot", config.web_root));
+  check(read_string(file, "apiStubRoot", config.api_stub_root));
+  check(read_int(file, "chunkBytes", config.chunk_bytes, 1, 1LL << 34));
+  check(read_bool(file, "admin", config.admin));
+  check(read_bool(file, "adminOnPublic", config.admin_on_public));
+  check(read_bool(file, "liveFetch", config.live_fetch));
+  check(read_bool(file, "allowPrivateTargets", config.allow_private_targets));
+  check(read_int(file, "journalLimit", config.journal_limit, 0, 1000000));
+  check(read_string(file, "stateDir", config.state_dir));
+  check(read_int(file, "pagePacingMs", config.page_pacing_ms, 0, 60000));
+  check(read_string(file, "webhookSignatureHeader", config.webhook_signature_header));
+  if (!err.empty()) return err;
+
+  if (file.contains("teams")) {
+    const auto& teams = file.at("teams");
+    if (!teams.is_array() || teams.empty()) return "'teams' must be a non-empty array";
+    config.teams.clear();
+    for (std::size_t i = 0; i < teams.size(); ++i) {
+      const auto& t = teams[i];
+      const std::string where = "teams[" + std::to_string(i) + "]";
+      if (!t.is_object()) return where + " must be an object";
+      for (const auto& [key, value] : t.items()) {
+        (void)value;
+        if (key != "id" && key != "keys" && key != "credits" && key != "webhookSecret" &&
+            key != "zeroDataRetention" && key != "concurrency") {
+          return where + ": unknown setting '" + key + "'";
+        }
+      }
+      TeamConfig team;
+      if (!t.contains("id") || !t.at("id").is_string() || t.at("id").get<std::string>().empty()) {
+        return where + ".id must be a non-empty string";
+      }
+      team.id = t.at("id").get<std::string>();
+      if (!t.contains("keys") || !t.at("keys").is_array() || t.at("keys").empty()) {
+        return where + ".keys must be a non-empty array of strings";
+      }
+      for (const auto& k : t.at("keys")) {
+        if (!k.is_string() || k.get<std::string>().empty()) {
+          return where + ".keys must be a non-empty array of strings";
+        }
+        team.keys.push_back(k.get<std::string>());
+      }
+      std::string e = read_int(t, "credits", team.credits, 0, 1LL << 53);
+      if (e.empty()) e = read_string(t, "webhookSecret", team.webhook_secret);
+      if (e.empty()) e = read_bool(t, "zeroDataRetention", team.zero_data_retention);
+      if (e.empty()) e = read_int(t, "concurrency", team.concurrency, 1, 1024);
+      if (!e.empty()) return where + ": " + e;
+      config.teams.push_back(std::move(team));
+    }
+  }
+  return "";
+}
 
 std::string usage() {
   return R"(Usage: webdata-mock [options]
 
-A local mock of the web data extraction API (v1 and v2).
+A local mock of the web data extraction API (v1 and v2) that does the real work: auth,
+strict validation, content extraction from a virtual web, jobs, credits and webhooks.
 
-Options:
-  --host ADDR        address to listen on (default 127.0.0.1)
-  --port N           port to listen on, 0 for any free port (default 3002)
-  --threads N        worker threads (default 2)
-  --quiet            no access log
-  -h, --help         show this text and exit
+Server:
+  --host ADDR               address to listen on (default 127.0.0.1)
+  --port N                  port, 0 for any free port (default 3002)
+  --threads N               worker threads (default 4)
+  --body-limit BYTES        largest request body (default 10485760); larger answers 413
+  --header-timeout MS       time to receive a request header (default 30000)
+  --quiet                   no access log
+  --config FILE             JSON config file (see docs/mockserver.md); flags after it override it
+
+Teams and keys:
+  --api-key KEY[:TEAM]      accept KEY for TEAM (default team-1); repeatable; replaces the
+                            default key test-key
+  --credits N               credits of every team given by --api-key (default 1000000)
+  --webhook-secret SECRET   webhook signing secret of those teams (default test-secret)
+
+Virtual web and behaviour:
+  --web-root DIR            WireMock-layout fixtures the scraper fetches from (default: bundled)
+  --api-stubs DIR           WireMock mappings matched before the built-in API
+  --chunk-bytes N           job status chunk limit in bytes (default 10485760)
+  --page-pacing MS          pause per job page so `scraping` can be observed (default 20, 0: none)
+  --state-dir DIR           keep jobs and documents in DIR (SQLite) across restarts
+  --live-fetch              fetch real URLs that are not in the virtual web
+  --allow-private-targets   let live fetching reach loopback and private addresses
+  --admin                   serve the admin API under /__admin/
+  --admin-on-public         allow --admin on a non-loopback --host
+  --signature-header NAME   webhook signature header (default X-Service-Signature)
+
+Other:
+  --inject-fault NAME       break one rule on purpose (repeat-skip, bad-signature,
+                            missing-status-code) to prove the conformance suite catches it
+  --print-config            print the effective settings as JSON and exit
+  -h, --help                show this text and exit
 
 Stop it with Ctrl-C (SIGINT) or SIGTERM; in-flight requests are finished first.
 )";
@@ -45,36 +250,141 @@ Stop it with Ctrl-C (SIGINT) or SIGTERM; in-flight requests are finished first.
 
 ParsedArgs parse_args(const std::vector<std::string>& args) {
   Config config;
+  ParsedArgs out;
+  std::vector<std::pair<std::string, std::string>> keys;  // key, team
+  std::optional<std::int64_t> credits;
+  std::optional<std::string> secret;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
-    auto next = [&](std::string& value) {
+    std::string value;
+    auto next = [&]() {
       if (i + 1 >= args.size()) return false;
       value = args[++i];
       return true;
     };
-    std::string value;
     if (arg == "-h" || arg == "--help") {
-      ParsedArgs out;
       out.message = usage();
       return out;
     } else if (arg == "--host") {
-      if (!next(value) || value.empty()) return refuse("--host needs an address");
+      if (!next() || value.empty()) return refuse("--host needs an address");
       config.server.host = value;
     } else if (arg == "--port") {
-      if (!next(value) || !parse_int<std::uint16_t>(value, config.server.port, 0, 65535)) {
+      if (!next() || !parse_int(value, config.server.port, 0, 65535)) {
         return refuse("--port needs a number from 0 to 65535");
       }
     } else if (arg == "--threads") {
-      if (!next(value) || !parse_int<int>(value, config.server.threads, 1, 256)) {
+      if (!next() || !parse_int(value, config.server.threads, 1, 256)) {
         return refuse("--threads needs a number from 1 to 256");
       }
+    } else if (arg == "--body-limit") {
+      if (!next() || !parse_int(value, config.server.body_limit, 1024, 1LL << 34)) {
+        return refuse("--body-limit needs a byte count of at least 1024");
+      }
+    } else if (arg == "--header-timeout") {
+      long long ms = 0;
+      if (!next() || !parse_int(value, ms, 1, 3600000)) {
+        return refuse("--header-timeout needs milliseconds from 1 to 3600000");
+      }
+      config.server.header_timeout = std::chrono::milliseconds(ms);
     } else if (arg == "--quiet") {
       config.server.access_log = false;
+    } else if (arg == "--config") {
+      if (!next()) return refuse("--config needs a file");
+      std::ifstream in(value);
+      if (!in) return refuse("cannot read config file '" + value + "'");
+      std::stringstream text;
+      text << in.rdbuf();
+      const json file = json::parse(text.str(), nullptr, false);
+      if (file.is_discarded()) return refuse("config file '" + value + "' is not valid JSON");
+      if (auto err = apply_config_json(file, config); !err.empty()) {
+        return refuse("config file '" + value + "': " + err);
+      }
+    } else if (arg == "--api-key") {
+      if (!next() || value.empty()) return refuse("--api-key needs KEY or KEY:TEAM");
+      const auto colon = value.find(':');
+      if (colon == 0 || colon + 1 == value.size()) return refuse("--api-key needs KEY or KEY:TEAM");
+      keys.emplace_back(value.substr(0, colon),
+                        colon == std::string::npos ? "team-1" : value.substr(colon + 1));
+    } else if (arg == "--credits") {
+      std::int64_t n = 0;
+      if (!next() || !parse_int(value, n, 0, 1LL << 53)) return refuse("--credits needs a number");
+      credits = n;
+    } else if (arg == "--webhook-secret") {
+      if (!next() || value.empty()) return refuse("--webhook-secret needs a value");
+      secret = value;
+    } else if (arg == "--web-root") {
+      if (!next() || value.empty()) return refuse("--web-root needs a directory");
+      config.web_root = value;
+    } else if (arg == "--api-stubs") {
+      if (!next() || value.empty()) return refuse("--api-stubs needs a directory");
+      config.api_stub_root = value;
+    } else if (arg == "--chunk-bytes") {
+      if (!next() || !parse_int(value, config.chunk_bytes, 1, 1LL << 34)) {
+        return refuse("--chunk-bytes needs a positive byte count");
+      }
+    } else if (arg == "--page-pacing") {
+      if (!next() || !parse_int(value, config.page_pacing_ms, 0, 60000)) {
+        return refuse("--page-pacing needs milliseconds from 0 to 60000");
+      }
+    } else if (arg == "--state-dir") {
+      if (!next() || value.empty()) return refuse("--state-dir needs a directory");
+      config.state_dir = value;
+    } else if (arg == "--inject-fault") {
+      if (!next() || (value != "repeat-skip" && value != "bad-signature" &&
+                      value != "missing-status-code")) {
+        return refuse("--inject-fault needs repeat-skip, bad-signature or missing-status-code");
+      }
+      config.inject_fault = value;
+    } else if (arg == "--live-fetch") {
+      config.live_fetch = true;
+    } else if (arg == "--allow-private-targets") {
+      config.allow_private_targets = true;
+    } else if (arg == "--admin") {
+      config.admin = true;
+    } else if (arg == "--admin-on-public") {
+      config.admin_on_public = true;
+    } else if (arg == "--signature-header") {
+      if (!next() || value.empty()) return refuse("--signature-header needs a header name");
+      config.webhook_signature_header = value;
+    } else if (arg == "--print-config") {
+      out.print_config = true;
     } else {
       return refuse("unknown option '" + arg + "'");
     }
   }
-  ParsedArgs out;
+
+  if (!keys.empty()) {
+    std::vector<TeamConfig> teams;
+    for (const auto& [key, team_id] : keys) {
+      auto it = std::find_if(teams.begin(), teams.end(),
+                             [&](const TeamConfig& t) { return t.id == team_id; });
+      if (it == teams.end()) {
+        TeamConfig team;
+        team.id = team_id;
+        teams.push_back(team);
+        it = std::prev(teams.end());
+      }
+      it->keys.push_back(key);
+    }
+    config.teams = std::move(teams);
+  }
+  if (credits || secret) {
+    if (config.teams.empty()) config.teams = config.effective_teams();
+    for (auto& team : config.teams) {
+      if (credits) team.credits = *credits;
+      if (secret) team.webhook_secret = *secret;
+    }
+  }
+  std::set<std::string> seen_keys;
+  for (const auto& team : config.effective_teams()) {
+    for (const auto& key : team.keys) {
+      if (!seen_keys.insert(key).second) return refuse("API key given to two teams");
+    }
+  }
+  if (config.admin && !is_loopback(config.server.host) && !config.admin_on_public) {
+    return refuse("--admin on the non-loopback address " + config.server.host +
+                  " needs --admin-on-public (the admin API can rewrite every answer)");
+  }
   out.config = std::move(config);
   return out;
 }

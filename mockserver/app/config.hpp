@@ -1,16 +1,50 @@
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "http/server.hpp"
 
 namespace webdata::mock {
 
-/// Everything the mock can be told at start-up.
+/// A team: the unit that owns jobs, credits and a webhook secret. API keys map to teams.
+struct TeamConfig {
+  std::string id;
+  std::vector<std::string> keys;
+  std::int64_t credits = 1000000;
+  std::string webhook_secret = "test-secret";
+  bool zero_data_retention = false;  ///< Whether the team may use `zeroDataRetention`.
+  int concurrency = 8;                ///< Pages scraped at once across the team's jobs.
+};
+
+/// Everything the mock can be told at start-up, by flags or a JSON config file.
 struct Config {
   http::ServerOptions server;
+  std::vector<TeamConfig> teams;  ///< Empty means the default: key `test-key`, team `team-1`.
+  std::string web_root;           ///< Virtual web fixtures (WireMock layout); empty: bundled.
+  std::string api_stub_root;      ///< WireMock mappings matched before the built-in API.
+  std::size_t chunk_bytes = 10485760;  ///< Job status chunk limit (wire-decisions 3).
+  bool admin = false;                  ///< Serve /__admin/.
+  bool admin_on_public = false;        ///< Allow /__admin/ on a non-loopback bind.
+  bool live_fetch = false;             ///< Fetch real URLs outside the virtual web.
+  bool allow_private_targets = false;  ///< Let live fetching reach private/loopback addresses.
+  std::size_t journal_limit = 1000;    ///< Requests kept by GET /__admin/requests.
+  std::string state_dir;               ///< Where jobs persist (SQLite); empty: in memory only.
+  long long page_pacing_ms = 20;       ///< Pause per scraped job page, so `scraping` is observable.
+  /// A deliberate defect, for proving that the conformance suite catches it (never for real use):
+  /// "repeat-skip", "bad-signature" or "missing-status-code"; empty: none.
+  std::string inject_fault;
+  std::string webhook_signature_header = "X-Service-Signature";
+
+  /// The teams in force (the default team when none are configured).
+  std::vector<TeamConfig> effective_teams() const;
+  /// The effective settings as JSON (secrets and keys masked), for --print-config.
+  nlohmann::json to_json(bool mask_secrets = true) const;
 };
 
 /// Outcome of reading the command line: a config to run, or text to print and an exit code.
@@ -18,9 +52,15 @@ struct ParsedArgs {
   std::optional<Config> config;
   std::string message;  ///< Help text or the reason the arguments were refused.
   int exit_code = 0;
+  bool print_config = false;
 };
 
 ParsedArgs parse_args(const std::vector<std::string>& args);
+/// Applies a JSON config file's settings onto `config`; returns an error text or "".
+std::string apply_config_json(const nlohmann::json& file, Config& config);
 std::string usage();
+
+/// The bundled virtual web: next to the executable when installed, else the source tree.
+std::string default_web_root();
 
 }  // namespace webdata::mock

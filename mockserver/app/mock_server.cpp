@@ -1,26 +1,191 @@
 #include "app/mock_server.hpp"
 
+#include "app/util.hpp"
 #include "app/version.hpp"
+
+#include <algorithm>
+#include <thread>
 
 namespace webdata::mock {
 
-MockServer::MockServer(Config config, std::ostream& log) : config_(std::move(config)) {
+using nlohmann::json;
+
+MockServer::MockServer(Config config, std::ostream& log)
+    : config_(std::move(config)),
+      teams_(config_.effective_teams()),
+      journal_(config_.journal_limit) {
+  web::VirtualWeb::Options web_options;
+  web_options.root = config_.web_root.empty() ? default_web_root() : config_.web_root;
+  web_options.live_fetch = config_.live_fetch;
+  web_options.allow_private_targets = config_.allow_private_targets;
+  web_ = std::make_unique<web::VirtualWeb>(web_options);
+  api_stubs_ = config_.api_stub_root.empty()
+                   ? std::make_unique<web::StubStore>()
+                   : std::make_unique<web::StubStore>(config_.api_stub_root);
+  scraper_ = std::make_unique<scrape::Scraper>(*web_, clock_);
+  scraper_->set_drop_status_code(config_.inject_fault == "missing-status-code");
+  jobs::EngineSettings engine;
+  engine.chunk_bytes = config_.chunk_bytes;
+  engine.pacing = std::chrono::milliseconds(config_.page_pacing_ms);
+  engine.state_dir = config_.state_dir;
+  engine.fault_repeat_skip = config_.inject_fault == "repeat-skip";
+  webhooks::Settings delivery;
+  delivery.signature_header = config_.webhook_signature_header;
+  webhooks_ = std::make_unique<webhooks::Dispatcher>(delivery);
+  jobs_ = std::make_unique<jobs::JobEngine>(*scraper_, *web_, teams_, clock_, engine);
+  jobs_->set_event_sink([this](const jobs::Job& job, const std::string& event, bool success,
+                               const json& data, const std::optional<std::string>& error) {
+    deliver_event(job, event, success, data, error);
+  });
   add_routes();
+  add_admin_routes();
   server_ = std::make_unique<http::Server>(
       config_.server, [this](const http::Request& request) { return handle(request); }, log);
 }
 
 MockServer::~MockServer() { stop(); }
 
+void MockServer::api(const std::string& method, const std::string& pattern,
+                     const std::string& schema, ApiHandler handler) {
+  router_.add(method, pattern,
+              [this, schema, handler = std::move(handler)](const http::Request& request,
+                                                           const http::PathParams& params) {
+                return run_api(request, params, schema, handler);
+              });
+}
+
+http::Response MockServer::run_api(const http::Request& request, const http::PathParams& params,
+                                   const std::string& schema, const ApiHandler& handler) {
+  // Malformed JSON is reported before authentication (wire-decisions section 1).
+  json body;
+  if (!schema.empty()) {
+    const std::string& text = request.body;
+    const bool blank = text.find_first_not_of(" \t\r\n") == std::string::npos;
+    body = blank ? json::object() : json::parse(text, nullptr, false);
+    if (body.is_discarded()) {
+      return http::Response::error(400, "Bad request, malformed JSON", "BAD_REQUEST_INVALID_JSON");
+    }
+  }
+  const AuthResult auth = teams_.authenticate(request.header("Authorization"));
+  if (auth.team == nullptr) return http::Response::error(401, auth.error);
+
+  const std::string version = request.path.rfind("/v1/", 0) == 0 ? "v1" : "v2";
+  if (!schema.empty()) {
+    if (auto refused = validate_request(schema, body)) return *refused;
+    if (auto refused = check_idempotency(request, *auth.team)) return *refused;
+  }
+  ApiCall call{request, params, *auth.team, std::move(body), version};
+  return handler(call);
+}
+
+std::optional<http::Response> MockServer::check_idempotency(const http::Request& request,
+                                                            const Team& team) {
+  const auto key = request.header("x-idempotency-key");
+  if (!key) return std::nullopt;
+  if (!is_uuid(*key)) {
+    return http::Response::error(400, "x-idempotency-key must be a UUID", "BAD_REQUEST");
+  }
+  const auto now = clock_.now();
+  std::lock_guard<std::mutex> lock(idempotency_mutex_);
+  // Keys are remembered for 24 hours, like job results.
+  for (auto it = idempotency_keys_.begin(); it != idempotency_keys_.end();) {
+    it = now - it->second > std::chrono::hours(24) ? idempotency_keys_.erase(it) : std::next(it);
+  }
+  if (!idempotency_keys_.emplace(team.id + "/" + *key, now).second) {
+    return http::Response::error(409, "Idempotency key already used");
+  }
+  return std::nullopt;
+}
+
 void MockServer::add_routes() {
   router_.add("GET", "/health", [](const http::Request&, const http::PathParams&) {
     return http::Response::json(200, {{"status", "ok"}, {"service", "webdata-mock"},
                                       {"version", kVersion}});
   });
+  add_scrape_routes();
+  add_job_routes();
+#ifdef WEBDATA_HAS_SEARCH
+  add_search_routes();
+#endif
 }
 
-http::Response MockServer::handle(const http::Request& request) const {
-  return router_.dispatch(request);
+std::optional<http::Response> MockServer::check_webhook(const nlohmann::json& body) const {
+  if (!body.contains("webhook")) return std::nullopt;
+  std::string error;
+  if (webhooks::Target::parse(body.at("webhook"), &error)) return std::nullopt;
+  return http::Response::error(400, "webhook: " + error, "BAD_REQUEST",
+                               json::array({{{"code", "custom"},
+                                             {"path", json::array({"webhook"})},
+                                             {"message", error}}}));
+}
+
+void MockServer::deliver_event(const jobs::Job& job, const std::string& event, bool success,
+                               const json& data, const std::optional<std::string>& error) {
+  if (!job.options.contains("webhook")) return;
+  const auto target = webhooks::Target::parse(job.options.at("webhook"), nullptr);
+  const Team* team = teams_.find(job.team_id);
+  if (!target || team == nullptr) return;
+  const std::string secret = config_.inject_fault == "bad-signature"
+                                 ? team->webhook_secret + "-deliberately-wrong"
+                                 : team->webhook_secret;
+  webhooks_->enqueue(job.id, *target, secret,
+                     std::string(jobs::kind_name(job.kind)) + "." + event, success, data, error);
+}
+
+std::optional<http::Response> MockServer::match_api_stub(const http::Request& request) const {
+  if (api_stubs_->size() == 0) return std::nullopt;
+  web::StubRequest stub_request;
+  stub_request.method = request.method;
+  stub_request.url = request.target;
+  stub_request.headers = request.headers;
+  stub_request.body = request.body;
+  stub_request.scheme = request.scheme;
+  auto matched = api_stubs_->match(stub_request);
+  if (!matched) return std::nullopt;
+  if (matched->delay.count() > 0) std::this_thread::sleep_for(matched->delay);
+  http::Response response;
+  response.status = matched->status;
+  response.headers = matched->headers;
+  response.body = std::move(matched->body);
+  switch (matched->fault) {
+    case web::Fault::none: break;
+    case web::Fault::connection_reset_by_peer:
+      response.fault = http::Fault::connection_reset_by_peer;
+      break;
+    case web::Fault::empty_response: response.fault = http::Fault::empty_response; break;
+    case web::Fault::malformed_response_chunk:
+      response.fault = http::Fault::malformed_response_chunk;
+      break;
+    case web::Fault::random_data_then_close:
+      response.fault = http::Fault::random_data_then_close;
+      break;
+  }
+  return response;
+}
+
+std::optional<http::Response> MockServer::require_credits(const Team& team,
+                                                          std::int64_t credits) const {
+  const std::int64_t balance = teams_.balance(team.id);
+  if (balance >= credits) return std::nullopt;
+  return http::Response::error(
+      402, "Insufficient credits to perform this request: it needs " + std::to_string(credits) +
+               " credit" + (credits == 1 ? "" : "s") + " and the team has " +
+               std::to_string(std::max<std::int64_t>(balance, 0)) + " left.");
+}
+
+http::Response MockServer::handle(const http::Request& request) {
+  if (request.path.rfind("/__admin", 0) == 0) {
+    if (!config_.admin) {
+      return http::Response::error(404, "Route not found: " + request.method + " " +
+                                            request.path + " (the admin API is off; start "
+                                            "webdata-mock with --admin)");
+    }
+    return admin_router_.dispatch(request);
+  }
+  std::optional<http::Response> stubbed = match_api_stub(request);
+  http::Response response = stubbed ? std::move(*stubbed) : router_.dispatch(request);
+  journal_.record(request, response.status, stubbed.has_value(), clock_.now());
+  return response;
 }
 
 void MockServer::start() { server_->start(); }
@@ -31,6 +196,7 @@ std::uint16_t MockServer::port() const { return server_->port(); }
 std::string MockServer::base_url() const {
   std::string host = config_.server.host;
   if (host == "0.0.0.0") host = "127.0.0.1";
+  if (host == "::") host = "::1";
   if (host.find(':') != std::string::npos) host = "[" + host + "]";
   return "http://" + host + ":" + std::to_string(port());
 }

@@ -1,20 +1,48 @@
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <ostream>
+#include <string>
 
+#include <nlohmann/json.hpp>
+
+#include "app/clock.hpp"
 #include "app/config.hpp"
+#include "app/journal.hpp"
+#include "app/teams.hpp"
 #include "http/router.hpp"
 #include "http/server.hpp"
+#include "jobs/job_engine.hpp"
+#include "scrape/scraper.hpp"
+#include "web/stub_store.hpp"
+#include "webhooks/dispatcher.hpp"
+#include "web/virtual_web.hpp"
 
 namespace webdata::mock {
 
+/// One authenticated, validated API request as a handler receives it.
+struct ApiCall {
+  const http::Request& request;
+  const http::PathParams& params;
+  const Team& team;
+  nlohmann::json body;  ///< Validated, with the version's defaults applied; null for GET/DELETE.
+  std::string version;  ///< "v1" or "v2".
+};
+using ApiHandler = std::function<http::Response(ApiCall&)>;
+
 /// The whole mock service: routes, state and the HTTP server, in one object that tests can
-/// start in-process on a free port.
+/// start in-process on a free port. Request flow: admin (/__admin/) -> API stubs -> JSON parse
+/// -> auth -> schema validation -> handler; every non-admin request goes into the journal.
+/// Construction loads the web root and the API stub root; a bad mapping throws
+/// web::MappingError naming the file.
 class MockServer {
  public:
-  explicit MockServer(Config config, std::ostream& log);
+  MockServer(Config config, std::ostream& log);
   ~MockServer();
   MockServer(const MockServer&) = delete;
   MockServer& operator=(const MockServer&) = delete;
@@ -25,15 +53,71 @@ class MockServer {
   std::uint16_t port() const;
   /// "http://HOST:PORT" of the running server.
   std::string base_url() const;
+  const Config& config() const { return config_; }
+  Clock& clock() { return clock_; }
+  Teams& teams() { return teams_; }
+  web::VirtualWeb& web() { return *web_; }
+  web::StubStore& api_stubs() { return *api_stubs_; }
+  scrape::Scraper& scraper() { return *scraper_; }
+  jobs::JobEngine& jobs() { return *jobs_; }
+  webhooks::Dispatcher& webhooks() { return *webhooks_; }
 
   /// Handles one request without sockets (used by the server and by handler tests).
-  http::Response handle(const http::Request& request) const;
+  http::Response handle(const http::Request& request);
 
  private:
+  /// Registers an API route. `schema` names the request-body schema ("" for no body).
+  void api(const std::string& method, const std::string& pattern, const std::string& schema,
+           ApiHandler handler);
+  http::Response run_api(const http::Request& request, const http::PathParams& params,
+                         const std::string& schema, const ApiHandler& handler);
+  /// Validates `body` against the named request schema and applies the schema's defaults; an
+  /// answer (400 with field-level details) when it is refused.
+  std::optional<http::Response> validate_request(const std::string& schema,
+                                                 nlohmann::json& body) const;
+  /// 409 when the team already used this x-idempotency-key, 400 when it is not a UUID.
+  std::optional<http::Response> check_idempotency(const http::Request& request,
+                                                  const Team& team);
   void add_routes();
+  void add_scrape_routes();
+  /// POST /v1|v2/search, POST /v2/agent, GET /v2/agent/{id} (app/search_routes.cpp).
+  void add_search_routes();
+  void add_job_routes();
+  void add_job_resource_routes(const std::string& prefix, jobs::JobKind kind);
+  void add_admin_routes();
+  /// "scheme://Host" of a request, for the absolute URLs the API returns (`url`, `next`).
+  std::string public_base(const http::Request& request) const;
+  std::optional<http::Response> check_scrape_options(const nlohmann::json& options,
+                                                     const std::string& version,
+                                                     const Team& team) const;
+  /// 400 when the request's `webhook` cannot be used.
+  std::optional<http::Response> check_webhook(const nlohmann::json& body) const;
+  /// Job event -> signed webhook delivery, when the job's request named a webhook.
+  void deliver_event(const jobs::Job& job, const std::string& event, bool success,
+                     const nlohmann::json& data, const std::optional<std::string>& error);
+  void add_admin_mapping_routes();
+  /// The answer of a matching API stub mapping, if any (matched before the built-in API).
+  std::optional<http::Response> match_api_stub(const http::Request& request) const;
+  /// Refuses with 402 when the team cannot pay `credits` (wire-decisions section 8).
+  std::optional<http::Response> require_credits(const Team& team, std::int64_t credits) const;
+  /// Everything back to the start state: journal, stubs, scenarios, clock, credits, cache.
+  void reset_all();
+  /// The live settings changeable through POST /__admin/settings.
+  nlohmann::json settings_json() const;
 
   Config config_;
+  Clock clock_;
+  Teams teams_;
+  Journal journal_;
+  std::unique_ptr<web::VirtualWeb> web_;
+  std::unique_ptr<web::StubStore> api_stubs_;
+  std::unique_ptr<scrape::Scraper> scraper_;
+  std::unique_ptr<webhooks::Dispatcher> webhooks_;
+  std::unique_ptr<jobs::JobEngine> jobs_;  // after webhooks_: its events go there
   http::Router router_;
+  http::Router admin_router_;
+  std::mutex idempotency_mutex_;
+  std::map<std::string, std::chrono::system_clock::time_point> idempotency_keys_;
   std::unique_ptr<http::Server> server_;
 };
 

@@ -33,12 +33,23 @@ struct Request {
   std::vector<std::pair<std::string, std::string>> query_params() const;
 };
 
+/// Ways to break a connection on purpose (WireMock `fault`), for API stubs that test clients.
+enum class Fault {
+  none,
+  empty_response,            ///< Close without sending anything.
+  connection_reset_by_peer,  ///< Close with a TCP reset.
+  random_data_then_close,    ///< Send bytes that are not HTTP, then close.
+  malformed_response_chunk,  ///< Send a status line and headers, then a broken chunk.
+};
+
 struct Response {
   int status = 200;
   HeaderList headers;
   std::string body;
   /// Close the connection after this response.
   bool close = false;
+  /// Instead of this response, break the connection this way.
+  Fault fault = Fault::none;
 
   void set_header(const std::string& name, std::string value);
   std::optional<std::string> header(const std::string& name) const;

@@ -165,8 +165,44 @@ class Session : public std::enable_shared_from_this<Session> {
     } catch (...) {
       response = Response::error(500, "Internal error", "UNKNOWN_ERROR");
     }
+    if (response.fault != Fault::none) return send_fault(response.fault, request);
     const bool keep = raw.keep_alive() && !response.close && !server_.stopping;
     send(std::move(response), keep, request.method, request.target);
+  }
+
+  void send_fault(Fault fault, const Request& request) {
+    server_.log_line(remote_ + " \"" + request.method + " " + request.target + "\" fault " +
+                     std::to_string(static_cast<int>(fault)));
+    beast::error_code ec;
+    switch (fault) {
+      case Fault::none:
+      case Fault::empty_response:
+        return close();
+      case Fault::connection_reset_by_peer:
+        stream_.socket().set_option(net::socket_base::linger(true, 0), ec);
+        stream_.socket().close(ec);
+        return;
+      case Fault::random_data_then_close: {
+        // Deterministic garbage: the point is that it is not HTTP.
+        raw_out_.assign(64, '\0');
+        std::uint32_t state = 2463534242u;
+        for (auto& c : raw_out_) {
+          state ^= state << 13;
+          state ^= state >> 17;
+          state ^= state << 5;
+          c = static_cast<char>(state & 0xff);
+        }
+        break;
+      }
+      case Fault::malformed_response_chunk:
+        raw_out_ =
+            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n"
+            "5\r\nhel\r\nlo, this chunk lies about its size";
+        break;
+    }
+    stream_.expires_after(server_.options.body_timeout);
+    net::async_write(stream_, net::buffer(raw_out_),
+                     [self = shared_from_this()](beast::error_code, std::size_t) { self->close(); });
   }
 
   void send(Response response, bool keep, const std::string& method, const std::string& target) {
@@ -213,6 +249,7 @@ class Session : public std::enable_shared_from_this<Session> {
   Server::Impl& server_;
   beast::tcp_stream stream_;
   beast::flat_buffer buffer_;
+  std::string raw_out_;
   std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
   bhttp::response<bhttp::string_body> res_;
   std::string remote_;

@@ -17,7 +17,7 @@ using Handler = std::function<Response(const Request&)>;
 struct ServerOptions {
   std::string host = "127.0.0.1";
   std::uint16_t port = 3002;  ///< 0 picks a free port; see Server::port().
-  int threads = 2;
+  int threads = 4;  // handlers block on scrapes (fixture delays, live fetches): keep a few
   std::size_t body_limit = 10 * 1024 * 1024;  ///< Larger bodies answer 413.
   std::size_t header_limit = 64 * 1024;       ///< Larger headers answer 431.
   /// Time allowed to receive a whole request header, counted from the end of the previous

@@ -24,6 +24,7 @@ class RunningMock {
     mock::Config config;
     config.server.port = 0;
     config.server.access_log = false;
+    config.admin = true;  // tests drive the clock, credits and stubs through /__admin/
     return config;
   }
 

@@ -1,0 +1,188 @@
+#include <charconv>
+
+#include "app/mock_server.hpp"
+#include "jobs/crawl_rules.hpp"
+#include "web/url.hpp"
+
+// Crawl and batch scrape endpoints, v1 and v2 (specification 4.4-4.8, wire-decisions 3).
+
+namespace webdata::mock {
+
+using nlohmann::json;
+using jobs::JobEngine;
+using jobs::JobKind;
+
+namespace {
+
+bool is_scrapable_url(const std::string& text) { return web::parse_url(text).has_value(); }
+
+/// Parses a non-negative integer query parameter; nullopt when absent, error text when bad.
+std::optional<std::string> read_count(const http::Request& request, const char* name,
+                                      std::size_t min, std::size_t max, std::size_t& out) {
+  const auto value = request.query_param(name);
+  if (!value) return std::nullopt;
+  std::size_t n = 0;
+  const auto* end = value->data() + value->size();
+  const auto [ptr, ec] = std::from_chars(value->data(), end, n);
+  if (value->empty() || ec != std::errc() || ptr != end || n < min || n > max) {
+    return std::string("query parameter '") + name + "' must be an integer from " +
+           std::to_string(min) + " to " + std::to_string(max);
+  }
+  out = n;
+  return std::nullopt;
+}
+
+http::Response not_found_or_expired(JobEngine::Lookup lookup) {
+  return http::Response::error(404, lookup == JobEngine::Lookup::expired ? "Job expired"
+                                                                         : "Job not found");
+}
+
+}  // namespace
+
+std::string MockServer::public_base(const http::Request& request) const {
+  const auto host = request.header("Host");
+  if (!host || host->empty()) return base_url();
+  return request.scheme + "://" + *host;
+}
+
+std::optional<http::Response> MockServer::check_scrape_options(const json& options,
+                                                               const std::string& version,
+                                                               const Team& team) const {
+  if (auto refused = scraper_->check(options, version, team)) {
+    return http::Response::error(refused->http_status, refused->message, refused->code);
+  }
+  return std::nullopt;
+}
+
+void MockServer::add_job_routes() {
+  for (const std::string v : {"v1", "v2"}) {
+    // ---- crawl
+    api("POST", "/" + v + "/crawl", v + "/crawl.request", [this](ApiCall& call) {
+      if (auto refused = require_credits(call.team, 1)) return *refused;
+      const std::string url = call.body.value("url", "");
+      if (!is_scrapable_url(url)) {
+        return http::Response::error(400, "Invalid URL '" + url + "': a crawl starts from an "
+                                          "absolute http or https URL", "BAD_REQUEST");
+      }
+      for (const char* key : {"includePaths", "excludePaths"}) {
+        if (!call.body.contains(key)) continue;
+        if (auto bad = jobs::check_patterns(call.body.at(key).get<std::vector<std::string>>())) {
+          return http::Response::error(400, std::string(key) + ": " + *bad, "BAD_REQUEST",
+                                       json::array({{{"code", "invalid_string"},
+                                                     {"path", json::array({key})},
+                                                     {"message", *bad}}}));
+        }
+      }
+      json scrape_options = call.body.value("scrapeOptions", json::object());
+      if (call.body.value("zeroDataRetention", false)) scrape_options["zeroDataRetention"] = true;
+      if (auto refused = check_scrape_options(scrape_options, call.version, call.team)) {
+        return *refused;
+      }
+      if (auto refused = check_webhook(call.body)) return *refused;
+      const auto job = jobs_->start_crawl(call.team, call.version, std::move(call.body));
+      return http::Response::json(200, {{"success", true},
+                                        {"id", job->id},
+                                        {"url", public_base(call.request) + "/" + call.version +
+                                                    "/crawl/" + job->id}});
+    });
+    api("GET", "/" + v + "/crawl/active", "", [this](ApiCall& call) {
+      json crawls = json::array();
+      for (const auto& job : jobs_->active_crawls(call.team.id)) {
+        crawls.push_back(jobs_->active_entry(*job));
+      }
+      return http::Response::json(200, {{"success", true}, {"crawls", crawls}});
+    });
+    add_job_resource_routes("/" + v + "/crawl", JobKind::crawl);
+
+    // ---- batch scrape
+    api("POST", "/" + v + "/batch/scrape", v + "/batch-scrape.request", [this](ApiCall& call) {
+      if (auto refused = require_credits(call.team, 1)) return *refused;
+      const bool ignore_invalid = call.body.value("ignoreInvalidURLs", call.version == "v2");
+      std::vector<std::string> valid;
+      json invalid = json::array();
+      json details = json::array();
+      const auto& urls = call.body.at("urls");
+      for (std::size_t i = 0; i < urls.size(); ++i) {
+        const std::string url = urls[i].get<std::string>();
+        if (is_scrapable_url(url)) {
+          valid.push_back(url);
+          continue;
+        }
+        invalid.push_back(url);
+        details.push_back({{"code", "invalid_string"},
+                           {"path", json::array({"urls", i})},
+                           {"message", "Invalid URL '" + url + "'"}});
+      }
+      if (!ignore_invalid && !invalid.empty()) {
+        std::string names;
+        for (const auto& u : invalid) names += (names.empty() ? "" : ", ") + u.get<std::string>();
+        return http::Response::error(400, "Invalid URLs: " + names, "BAD_REQUEST", details);
+      }
+      json scrape_options = call.body;
+      for (const char* key : {"urls", "webhook", "maxConcurrency", "ignoreInvalidURLs"}) {
+        scrape_options.erase(key);
+      }
+      if (auto refused = check_scrape_options(scrape_options, call.version, call.team)) {
+        return *refused;
+      }
+      if (auto refused = check_webhook(call.body)) return *refused;
+      const std::string version = call.version;
+      const auto job = jobs_->start_batch(call.team, version, std::move(call.body), valid);
+      json out = {{"success", true},
+                  {"id", job->id},
+                  {"url", public_base(call.request) + "/" + version + "/batch/scrape/" + job->id}};
+      // v2 always reports invalidURLs when ignoring them; v1 leaves the field out unless asked.
+      if (ignore_invalid) out["invalidURLs"] = invalid;
+      return http::Response::json(200, out);
+    });
+    add_job_resource_routes("/" + v + "/batch/scrape", JobKind::batch_scrape);
+  }
+  // The specification writes the errors path once without a version: an alias of v2.
+  api("GET", "/crawl/{id}/errors", "", [this](ApiCall& call) {
+    std::shared_ptr<jobs::Job> job;
+    const auto lookup = jobs_->find(call.params.at("id"), call.team.id, JobKind::crawl, job);
+    if (lookup != JobEngine::Lookup::found) return not_found_or_expired(lookup);
+    return http::Response::json(200, jobs_->errors_body(*job));
+  });
+}
+
+void MockServer::add_job_resource_routes(const std::string& prefix, jobs::JobKind kind) {
+  api("GET", prefix + "/{id}", "", [this, prefix, kind](ApiCall& call) {
+    std::size_t skip = 0;
+    std::size_t limit = 0;
+    if (auto bad = read_count(call.request, "skip", 0, SIZE_MAX / 2, skip)) {
+      return http::Response::error(400, *bad, "BAD_REQUEST");
+    }
+    if (auto bad = read_count(call.request, "limit", 1, 1000, limit)) {
+      return http::Response::error(400, *bad, "BAD_REQUEST");
+    }
+    std::shared_ptr<jobs::Job> job;
+    const auto lookup = jobs_->find(call.params.at("id"), call.team.id, kind, job);
+    if (lookup != JobEngine::Lookup::found) return not_found_or_expired(lookup);
+    http::Response response;
+    response.status = 200;
+    response.set_header("Content-Type", "application/json");
+    response.body = jobs_->status_body(*job, skip, limit,
+                                       public_base(call.request) + prefix + "/" + job->id);
+    return response;
+  });
+  api("DELETE", prefix + "/{id}", "", [this, kind](ApiCall& call) {
+    switch (jobs_->cancel(call.params.at("id"), call.team.id, kind)) {
+      case JobEngine::CancelOutcome::cancelled:
+        return http::Response::json(200, {{"success", true}, {"status", "cancelled"}});
+      case JobEngine::CancelOutcome::already_finished:
+        return http::Response::error(409, "Job already finished");
+      case JobEngine::CancelOutcome::expired: return http::Response::error(404, "Job expired");
+      case JobEngine::CancelOutcome::not_found: break;
+    }
+    return http::Response::error(404, "Job not found");
+  });
+  api("GET", prefix + "/{id}/errors", "", [this, kind](ApiCall& call) {
+    std::shared_ptr<jobs::Job> job;
+    const auto lookup = jobs_->find(call.params.at("id"), call.team.id, kind, job);
+    if (lookup != JobEngine::Lookup::found) return not_found_or_expired(lookup);
+    return http::Response::json(200, jobs_->errors_body(*job));
+  });
+}
+
+}  // namespace webdata::mock

@@ -1,0 +1,91 @@
+#include "app/teams.hpp"
+
+#include <cctype>
+
+namespace webdata::mock {
+
+Teams::Teams(const std::vector<TeamConfig>& teams) {
+  for (const auto& t : teams) {
+    teams_[t.id] = Team{t.id, t.webhook_secret, t.zero_data_retention, t.concurrency};
+    for (const auto& key : t.keys) key_to_team_[key] = t.id;
+    initial_[t.id] = t.credits;
+    balance_[t.id] = t.credits;
+  }
+}
+
+AuthResult Teams::authenticate(const std::optional<std::string>& authorization) const {
+  AuthResult out;
+  if (!authorization) {
+    out.error = "Unauthorized";
+    return out;
+  }
+  // "Bearer <token>": the scheme is case-insensitive, surrounding blanks are ignored.
+  const std::string& h = *authorization;
+  std::size_t pos = h.find_first_not_of(" \t");
+  if (pos == std::string::npos) {
+    out.error = "Unauthorized: Token missing";
+    return out;
+  }
+  std::size_t end = h.find_first_of(" \t", pos);
+  std::string scheme = h.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+  for (auto& c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string token;
+  if (end != std::string::npos) {
+    const auto start = h.find_first_not_of(" \t", end);
+    if (start != std::string::npos) {
+      const auto stop = h.find_last_not_of(" \t");
+      token = h.substr(start, stop - start + 1);
+    }
+  }
+  if (scheme != "bearer") {
+    out.error = "Unauthorized: Invalid token";
+    return out;
+  }
+  if (token.empty()) {
+    out.error = "Unauthorized: Token missing";
+    return out;
+  }
+  const auto it = key_to_team_.find(token);
+  if (it == key_to_team_.end()) {
+    out.error = "Unauthorized: Invalid token";
+    return out;
+  }
+  out.team = &teams_.at(it->second);
+  return out;
+}
+
+const Team* Teams::find(const std::string& id) const {
+  const auto it = teams_.find(id);
+  return it == teams_.end() ? nullptr : &it->second;
+}
+
+bool Teams::try_charge(const std::string& team_id, std::int64_t credits) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto& balance = balance_[team_id];
+  if (balance < credits) return false;
+  balance -= credits;
+  return true;
+}
+
+void Teams::charge(const std::string& team_id, std::int64_t credits) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  balance_[team_id] -= credits;
+}
+
+std::int64_t Teams::balance(const std::string& team_id) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = balance_.find(team_id);
+  return it == balance_.end() ? 0 : it->second;
+}
+
+void Teams::set_balance(const std::string& team_id, std::int64_t credits) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  balance_[team_id] = credits;
+}
+
+void Teams::reset_balances() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  balance_ = initial_;
+}
+
+}  // namespace webdata::mock

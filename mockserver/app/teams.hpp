@@ -1,0 +1,53 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/config.hpp"
+
+namespace webdata::mock {
+
+/// A team as the handlers see it; immutable after start-up except its credit balance.
+struct Team {
+  std::string id;
+  std::string webhook_secret;
+  bool zero_data_retention = false;
+  int concurrency = 8;
+};
+
+/// Outcome of checking an Authorization header.
+struct AuthResult {
+  const Team* team = nullptr;  ///< Set when authenticated.
+  std::string error;           ///< The 401 message otherwise (wire-decisions section 2).
+};
+
+/// API keys, teams and their credit balances. Thread-safe.
+class Teams {
+ public:
+  explicit Teams(const std::vector<TeamConfig>& teams);
+
+  AuthResult authenticate(const std::optional<std::string>& authorization) const;
+  const Team* find(const std::string& id) const;
+
+  /// Takes `credits` from the team if it has them all; false (nothing taken) otherwise.
+  bool try_charge(const std::string& team_id, std::int64_t credits);
+  /// Takes `credits` even if that overdraws (work already done is billed as done).
+  void charge(const std::string& team_id, std::int64_t credits);
+  std::int64_t balance(const std::string& team_id) const;
+  void set_balance(const std::string& team_id, std::int64_t credits);
+  /// Restores every balance to its configured value.
+  void reset_balances();
+
+ private:
+  std::map<std::string, Team> teams_;
+  std::map<std::string, std::string> key_to_team_;
+  std::map<std::string, std::int64_t> initial_;
+  mutable std::mutex mutex_;
+  std::map<std::string, std::int64_t> balance_;
+};
+
+}  // namespace webdata::mock

@@ -1,0 +1,636 @@
+#include "jobs/job_engine.hpp"
+
+#include <algorithm>
+#include <set>
+#include <unordered_set>
+
+#include "app/util.hpp"
+#include "jobs/crawl_rules.hpp"
+#include "jobs/persistence.hpp"
+#include "web/url.hpp"
+
+namespace webdata::mock::jobs {
+
+using nlohmann::json;
+using SteadyClock = std::chrono::steady_clock;
+
+struct JobEngine::Task {
+  std::string url;
+  int depth = 0;
+  bool seed = false;  ///< The crawl's first step: robots.txt and sitemaps, then the start page.
+};
+
+struct JobEngine::Runtime {
+  std::shared_ptr<Job> job;
+  const Team* team = nullptr;
+  std::deque<Task> pending;
+  int in_flight = 0;
+  int max_concurrency = 1;
+  std::chrono::milliseconds delay{0};
+  SteadyClock::time_point next_start{};
+  std::optional<std::string> failure;  ///< Set when the job must end as failed.
+  bool finished = false;
+
+  // Crawl state (guarded by the engine mutex).
+  std::unique_ptr<Scope> scope;
+  RobotsTxt robots;  ///< Of the start origin, read before the first page.
+  std::string start_origin;
+  bool ignore_robots = false;
+  std::map<std::string, RobotsTxt> other_robots;  ///< Other origins (external links), lazily.
+  std::unordered_set<std::string> seen;
+  bool ignore_query = false;
+  bool similar = true;
+  bool follow_links = true;
+  int max_discovery_depth = -1;
+  std::int64_t limit = 10000;
+  std::int64_t queued = 0;  ///< Pages queued so far (the job's `total`).
+  json scrape_options = json::object();
+};
+
+namespace {
+
+ScopeOptions scope_options(const json& o, const std::string& version) {
+  ScopeOptions s;
+  s.crawl_entire_domain =
+      version == "v1" ? o.value("allowBackwardLinks", false) : o.value("crawlEntireDomain", false);
+  s.allow_subdomains = o.value("allowSubdomains", false);
+  s.allow_external = o.value("allowExternalLinks", false);
+  s.regex_on_full_url = o.value("regexOnFullURL", false);
+  if (o.contains("includePaths")) s.include_paths = o.at("includePaths").get<std::vector<std::string>>();
+  if (o.contains("excludePaths")) s.exclude_paths = o.at("excludePaths").get<std::vector<std::string>>();
+  if (version == "v1" && o.contains("maxDepth")) s.max_path_depth = o.at("maxDepth").get<int>();
+  return s;
+}
+
+std::string origin_of(const web::Url& url) {
+  std::string out = url.scheme + "://" + url.host;
+  if (url.explicit_port) out += ":" + std::to_string(url.port);
+  return out;
+}
+
+}  // namespace
+
+JobEngine::JobEngine(scrape::Scraper& scraper, const web::VirtualWeb& web, Teams& teams,
+                     const Clock& clock, EngineSettings settings)
+    : scraper_(scraper), web_(web), teams_(teams), clock_(clock), settings_(std::move(settings)) {
+  if (!settings_.state_dir.empty()) {
+    persistence_ = std::make_unique<JobPersistence>(settings_.state_dir);
+    for (auto& job : persistence_->load(clock_.now())) jobs_[job->id] = job;
+  }
+  const int workers = std::max(1, settings_.workers);
+  for (int i = 0; i < workers; ++i) workers_.emplace_back([this] { worker_loop(); });
+}
+
+JobEngine::~JobEngine() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (auto& worker : workers_) worker.join();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Starting jobs
+
+std::shared_ptr<Job> JobEngine::start_crawl(const Team& team, const std::string& version,
+                                            json options) {
+  auto job = std::make_shared<Job>();
+  job->id = uuid4();
+  job->team_id = team.id;
+  job->kind = JobKind::crawl;
+  job->version = version;
+  job->url = options.value("url", "");
+  job->created_at = clock_.now();
+  job->zero_data_retention = options.value("zeroDataRetention", false);
+
+  auto runtime = std::make_shared<Runtime>();
+  runtime->job = job;
+  runtime->team = &team;
+  const auto start = web::parse_url(job->url);
+  runtime->scope = std::make_unique<Scope>(*start, scope_options(options, version));
+  runtime->ignore_query = options.value("ignoreQueryParameters", false);
+  runtime->ignore_robots = options.value("ignoreRobotsTxt", false);
+  runtime->start_origin = origin_of(*start);
+  runtime->similar = options.value("deduplicateSimilarURLs", true);
+  runtime->limit = options.value("limit", 10000);
+  if (options.contains("maxDiscoveryDepth")) {
+    runtime->max_discovery_depth = options.at("maxDiscoveryDepth").get<int>();
+  }
+  const std::string sitemap = version == "v1"
+                                  ? (options.value("ignoreSitemap", false) ? "skip" : "include")
+                                  : options.value("sitemap", std::string("include"));
+  runtime->follow_links = sitemap != "only";
+  runtime->scrape_options = options.value("scrapeOptions", json::object());
+  if (job->zero_data_retention) runtime->scrape_options["zeroDataRetention"] = true;
+  const double delay_s = options.value("delay", 0.0);
+  runtime->delay = std::chrono::milliseconds(static_cast<long long>(delay_s * 1000));
+  runtime->max_concurrency = options.value("maxConcurrency", team.concurrency);
+  if (runtime->delay.count() > 0) runtime->max_concurrency = 1;
+  job->options = std::move(options);
+
+  Task seed;
+  seed.url = job->url;
+  seed.seed = true;
+  runtime->pending.push_back(seed);
+
+  std::lock_guard<std::mutex> lock(mutex_);
+  jobs_[job->id] = job;
+  {
+    std::lock_guard<std::mutex> job_lock(job->mutex);
+    emit(*job, "started", true, json::array(), std::nullopt);
+  }
+  persist(*job);
+  running_.push_back(runtime);
+  wake_.notify_all();
+  return job;
+}
+
+std::shared_ptr<Job> JobEngine::start_batch(const Team& team, const std::string& version,
+                                            json options, std::vector<std::string> urls) {
+  auto job = std::make_shared<Job>();
+  job->id = uuid4();
+  job->team_id = team.id;
+  job->kind = JobKind::batch_scrape;
+  job->version = version;
+  job->created_at = clock_.now();
+  job->zero_data_retention = options.value("zeroDataRetention", false);
+
+  auto runtime = std::make_shared<Runtime>();
+  runtime->job = job;
+  runtime->team = &team;
+  runtime->max_concurrency = options.value("maxConcurrency", team.concurrency);
+  // Every scrape option of the batch applies to each URL.
+  json scrape_options = options;
+  for (const char* key : {"urls", "webhook", "maxConcurrency", "ignoreInvalidURLs"}) {
+    scrape_options.erase(key);
+  }
+  runtime->scrape_options = std::move(scrape_options);
+  for (auto& url : urls) runtime->pending.push_back(Task{std::move(url), 0, false});
+  job->total = static_cast<std::int64_t>(runtime->pending.size());
+  runtime->queued = job->total;
+  job->options = std::move(options);
+
+  std::lock_guard<std::mutex> lock(mutex_);
+  jobs_[job->id] = job;
+  {
+    std::lock_guard<std::mutex> job_lock(job->mutex);
+    emit(*job, "started", true, json::array(), std::nullopt);
+  }
+  if (runtime->pending.empty()) {
+    finish_locked(*runtime);
+  } else {
+    running_.push_back(runtime);
+    wake_.notify_all();
+  }
+  persist(*job);
+  return job;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scheduling
+
+bool JobEngine::pick_locked(std::shared_ptr<Runtime>& runtime, Task& task) {
+  const auto now = SteadyClock::now();
+  for (auto it = running_.begin(); it != running_.end(); ++it) {
+    Runtime& r = **it;
+    if (r.pending.empty() || r.in_flight >= r.max_concurrency || now < r.next_start) continue;
+    if (team_in_flight_[r.team->id] >= r.team->concurrency) continue;
+    task = std::move(r.pending.front());
+    r.pending.pop_front();
+    ++r.in_flight;
+    ++team_in_flight_[r.team->id];
+    r.next_start = now + r.delay;
+    runtime = *it;
+    running_.splice(running_.end(), running_, it);  // round robin: to the back
+    return true;
+  }
+  return false;
+}
+
+void JobEngine::worker_loop() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (!stopping_) {
+    std::shared_ptr<Runtime> runtime;
+    Task task;
+    if (!pick_locked(runtime, task)) {
+      // Sleep until woken, or until the earliest delayed job may start its next page.
+      auto until = SteadyClock::time_point::max();
+      for (const auto& r : running_) {
+        if (!r->pending.empty() && r->next_start > SteadyClock::now()) {
+          until = std::min(until, r->next_start);
+        }
+      }
+      if (until == SteadyClock::time_point::max()) {
+        wake_.wait(lock);
+      } else {
+        wake_.wait_until(lock, until);
+      }
+      continue;
+    }
+    lock.unlock();
+    try {
+      run_task(*runtime, task);
+    } catch (const std::exception& e) {
+      fail_job(*runtime, std::string("internal error: ") + e.what());
+    }
+    lock.lock();
+    --runtime->in_flight;
+    --team_in_flight_[runtime->team->id];
+    // Page pacing is per job: its next page starts no sooner than this.
+    if (!task.seed && settings_.pacing.count() > 0) {
+      runtime->next_start = std::max(runtime->next_start, SteadyClock::now() + settings_.pacing);
+    }
+    if (runtime->in_flight == 0 && (runtime->pending.empty() || runtime->failure)) {
+      finish_locked(*runtime);
+    }
+    wake_.notify_all();
+  }
+}
+
+void JobEngine::finish_locked(Runtime& runtime) {
+  if (runtime.finished) return;
+  runtime.finished = true;
+  runtime.pending.clear();
+  running_.remove_if([&](const std::shared_ptr<Runtime>& r) { return r.get() == &runtime; });
+  Job& job = *runtime.job;
+  {
+    std::lock_guard<std::mutex> job_lock(job.mutex);
+    if (!job.terminal_locked()) {
+      job.finished_at = clock_.now();
+      if (runtime.failure) {
+        job.status = "failed";
+        job.error = runtime.failure;
+        emit(job, "failed", false, json::array(), job.error);
+      } else {
+        job.status = "completed";
+        emit(job, "completed", true, json::array(), std::nullopt);
+      }
+    }
+  }
+  persist(job);
+  idle_.notify_all();
+}
+
+void JobEngine::fail_job(Runtime& runtime, const std::string& message) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!runtime.failure) runtime.failure = message;
+  runtime.pending.clear();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Work
+
+void JobEngine::run_task(Runtime& runtime, const Task& task) {
+  {
+    std::lock_guard<std::mutex> job_lock(runtime.job->mutex);
+    if (runtime.job->terminal_locked()) return;  // cancelled while queued
+  }
+  if (task.seed) {
+    seed_crawl(runtime);
+  } else {
+    scrape_page(runtime, task);
+  }
+}
+
+void JobEngine::seed_crawl(Runtime& runtime) {
+  const Job& job = *runtime.job;
+  const web::Url& start = runtime.scope->start();
+  const std::string origin = origin_of(start);
+  const json& o = job.options;
+
+  RobotsTxt robots;
+  std::vector<std::string> sitemap_urls;
+  auto fetch_text = [&](const std::string& url) -> std::optional<std::string> {
+    web::FetchRequest request;
+    request.url = url;
+    request.timeout = std::chrono::seconds(10);
+    const auto fetched = web_.fetch(request);
+    if (!fetched.ok || fetched.status != 200) return std::nullopt;
+    return fetched.body;
+  };
+  const auto robots_text = fetch_text(origin + "/robots.txt");
+  if (robots_text) robots = RobotsTxt::parse(*robots_text);
+  const bool ignore_robots = o.value("ignoreRobotsTxt", false);
+
+  const std::string sitemap_mode =
+      job.version == "v1" ? (o.value("ignoreSitemap", false) ? "skip" : "include")
+                          : o.value("sitemap", std::string("include"));
+  if (sitemap_mode != "skip") {
+    std::vector<std::string> queue = robots.sitemaps();
+    queue.push_back(origin + "/sitemap.xml");
+    std::set<std::string> visited;
+    // Sitemap indexes are followed; 50 sitemaps at most, so a hostile index cannot loop.
+    while (!queue.empty() && visited.size() < 50) {
+      const std::string next = queue.front();
+      queue.erase(queue.begin());
+      if (!visited.insert(next).second) continue;
+      const auto text = fetch_text(next);
+      if (!text) continue;
+      const Sitemap sitemap = parse_sitemap(*text);
+      for (const auto& loc : sitemap.locations) {
+        if (sitemap.is_index) {
+          queue.push_back(loc);
+        } else {
+          sitemap_urls.push_back(loc);
+        }
+      }
+    }
+  }
+
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!ignore_robots) runtime.robots = std::move(robots);
+  offer_locked(runtime, job.url, 0);
+  for (const auto& url : sitemap_urls) offer_locked(runtime, url, 0);
+}
+
+void JobEngine::offer_locked(Runtime& runtime, const std::string& text, int depth) {
+  const auto url = web::parse_url(text);
+  if (!url) return;
+  const bool is_start = url->str() == runtime.scope->start().str();
+  if (!is_start && !runtime.scope->contains(*url)) return;
+  if (runtime.max_discovery_depth >= 0 && depth > runtime.max_discovery_depth) return;
+  web::Url target = *url;
+  target.fragment.clear();
+  if (runtime.ignore_query) {
+    target.query.clear();
+    target.has_query = false;
+  }
+  const std::string identity = url_identity(target, runtime.ignore_query, runtime.similar);
+  if (!runtime.seen.insert(identity).second) return;
+  Job& job = *runtime.job;
+  // Pages of other origins are checked against their own robots.txt when their turn comes.
+  if (origin_of(target) == runtime.start_origin && !runtime.robots.allowed(target.target())) {
+    std::lock_guard<std::mutex> job_lock(job.mutex);
+    job.robots_blocked.push_back(target.str());
+    if (persistence_) persistence_->add_robots_blocked(job.id, target.str());
+    return;
+  }
+  if (runtime.queued >= runtime.limit) return;
+  ++runtime.queued;
+  {
+    std::lock_guard<std::mutex> job_lock(job.mutex);
+    job.total = runtime.queued;
+  }
+  runtime.pending.push_back(Task{target.str(), depth, false});
+}
+
+bool JobEngine::robots_allow(Runtime& runtime, const std::string& url) {
+  const auto parsed = web::parse_url(url);
+  if (!parsed || runtime.ignore_robots) return true;
+  const std::string origin = origin_of(*parsed);
+  if (origin == runtime.start_origin) return true;  // checked when queued
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = runtime.other_robots.find(origin);
+    if (it != runtime.other_robots.end()) return it->second.allowed(parsed->target());
+  }
+  web::FetchRequest request;
+  request.url = origin + "/robots.txt";
+  request.timeout = std::chrono::seconds(10);
+  const auto fetched = web_.fetch(request);
+  RobotsTxt robots;
+  if (fetched.ok && fetched.status == 200) robots = RobotsTxt::parse(fetched.body);
+  const bool allowed = robots.allowed(parsed->target());
+  std::lock_guard<std::mutex> lock(mutex_);
+  runtime.other_robots.emplace(origin, std::move(robots));
+  return allowed;
+}
+
+void JobEngine::scrape_page(Runtime& runtime, const Task& task) {
+  Job& job = *runtime.job;
+  if (job.kind == JobKind::crawl && !robots_allow(runtime, task.url)) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    --runtime.queued;  // a blocked page is not a page of the crawl
+    std::lock_guard<std::mutex> job_lock(job.mutex);
+    job.total = runtime.queued;
+    job.robots_blocked.push_back(task.url);
+    if (persistence_) persistence_->add_robots_blocked(job.id, task.url);
+    return;
+  }
+  json options = runtime.scrape_options;
+  options["url"] = task.url;
+  scrape::Outcome outcome = scraper_.scrape(options, job.version, *runtime.team);
+
+  if (outcome.failure) {
+    const bool start_unreachable =
+        job.kind == JobKind::crawl && task.depth == 0 && task.url == runtime.scope->start().str() &&
+        (outcome.failure->code == "SCRAPE_DNS_RESOLUTION_ERROR" ||
+         outcome.failure->code == "SCRAPE_SITE_ERROR");
+    if (start_unreachable) {
+      fail_job(runtime, "The start URL could not be reached: " + outcome.failure->message);
+      return;
+    }
+    std::lock_guard<std::mutex> job_lock(job.mutex);
+    if (job.terminal_locked()) return;
+    JobError error{uuid4(), iso8601(clock_.now()), task.url, outcome.failure->code,
+                   outcome.failure->message};
+    if (persistence_) persistence_->add_error(job.id, error);
+    job.errors.push_back(std::move(error));
+    return;
+  }
+
+  if (!teams_.try_charge(runtime.team->id, outcome.credits)) {
+    fail_job(runtime, "Insufficient credits: the team cannot pay for " + task.url);
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> job_lock(job.mutex);
+    if (job.terminal_locked()) return;  // cancelled while this page was in flight
+    std::string serialized =
+        outcome.document.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (persistence_ && !job.zero_data_retention) {
+      persistence_->add_document(job.id, job.documents.size(), serialized);
+    }
+    job.add_document_locked(std::move(serialized));
+    ++job.completed;
+    job.credits_used += outcome.credits;
+    emit(job, "page", true, json::array({outcome.document}), std::nullopt);
+  }
+  persist(job);
+
+  if (job.kind != JobKind::crawl || !runtime.follow_links) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (runtime.failure || runtime.finished) return;
+  for (const auto& link : outcome.links) offer_locked(runtime, link, task.depth + 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queries
+
+JobEngine::Lookup JobEngine::find(const std::string& id, const std::string& team_id,
+                                  JobKind kind, std::shared_ptr<Job>& out) {
+  std::shared_ptr<Job> job;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = jobs_.find(id);
+    if (it == jobs_.end()) return Lookup::not_found;
+    job = it->second;
+  }
+  if (job->team_id != team_id || job->kind != kind) return Lookup::not_found;
+  std::lock_guard<std::mutex> job_lock(job->mutex);
+  const auto now = clock_.now();
+  if (job->finished_at && now > *job->finished_at + std::chrono::hours(24)) {
+    if (!job->expired_data_dropped) {
+      // Past retention nothing of the results is kept: the id stays as a tombstone.
+      std::vector<std::string>().swap(job->documents);
+      job->offsets.assign(1, 0);
+      job->errors.clear();
+      job->robots_blocked.clear();
+      job->expired_data_dropped = true;
+      if (persistence_) persistence_->drop_results(job->id);
+    }
+    return Lookup::expired;
+  }
+  out = job;
+  return Lookup::found;
+}
+
+JobEngine::CancelOutcome JobEngine::cancel(const std::string& id, const std::string& team_id,
+                                           JobKind kind) {
+  std::shared_ptr<Job> job;
+  switch (find(id, team_id, kind, job)) {
+    case Lookup::not_found: return CancelOutcome::not_found;
+    case Lookup::expired: return CancelOutcome::expired;
+    case Lookup::found: break;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  {
+    std::lock_guard<std::mutex> job_lock(job->mutex);
+    if (job->terminal_locked()) return CancelOutcome::already_finished;
+    job->status = "cancelled";
+    job->finished_at = clock_.now();
+    // `completed` comes once, after the last page, also for a cancelled job (issue 7).
+    emit(*job, "completed", true, json::array(), std::nullopt);
+  }
+  for (auto& runtime : running_) {
+    if (runtime->job == job) runtime->pending.clear();  // queued pages are dropped silently
+  }
+  running_.remove_if([&](const std::shared_ptr<Runtime>& r) {
+    if (r->job != job || r->in_flight > 0) return false;
+    r->finished = true;
+    return true;
+  });
+  persist(*job);
+  idle_.notify_all();
+  return CancelOutcome::cancelled;
+}
+
+std::vector<std::shared_ptr<Job>> JobEngine::active_crawls(const std::string& team_id) {
+  std::vector<std::shared_ptr<Job>> out;
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& [id, job] : jobs_) {
+    if (job->team_id != team_id || job->kind != JobKind::crawl) continue;
+    std::lock_guard<std::mutex> job_lock(job->mutex);
+    if (job->status == "scraping") out.push_back(job);
+  }
+  std::sort(out.begin(), out.end(),
+            [](const auto& a, const auto& b) { return a->created_at < b->created_at; });
+  return out;
+}
+
+std::string JobEngine::status_body(const Job& job, std::size_t skip, std::size_t limit,
+                                   const std::string& next_base) {
+  const std::size_t chunk_bytes = settings().chunk_bytes;
+  std::lock_guard<std::mutex> job_lock(job.mutex);
+  const Chunk chunk = job.chunk_locked(skip, limit, chunk_bytes);
+  json head = {{"success", true},
+               {"status", job.status},
+               {"total", job.total},
+               {"completed", job.completed},
+               {"creditsUsed", job.credits_used},
+               {"expiresAt", iso8601(job.expires_at_locked(clock_.now()))}};
+  if (chunk.more || !job.terminal_locked()) {
+    const bool repeat = settings_.fault_repeat_skip && chunk.end > chunk.begin;
+    std::string next = next_base + "?skip=" + std::to_string(chunk.end - (repeat ? 1 : 0));
+    if (limit > 0) next += "&limit=" + std::to_string(limit);
+    head["next"] = next;
+  }
+  if (job.error) head["error"] = *job.error;
+  // The documents are already serialized: splice them in rather than parse them again.
+  std::string body = head.dump(-1, ' ', false, json::error_handler_t::replace);
+  body.pop_back();  // the closing brace
+  body += ",\"data\":[";
+  for (std::size_t i = chunk.begin; i < chunk.end; ++i) {
+    if (i != chunk.begin) body += ',';
+    body += job.documents[i];
+  }
+  body += "]}";
+  return body;
+}
+
+json JobEngine::errors_body(const Job& job) const {
+  std::lock_guard<std::mutex> job_lock(job.mutex);
+  json errors = json::array();
+  for (const auto& e : job.errors) errors.push_back(e.to_json());
+  return {{"errors", errors}, {"robotsBlocked", job.robots_blocked}};
+}
+
+json JobEngine::active_entry(const Job& job) const {
+  json options = job.options;
+  for (const char* key : {"url", "webhook", "origin", "integration"}) options.erase(key);
+  if (!options.contains("scrapeOptions")) options["scrapeOptions"] = json::object();
+  return {{"id", job.id},
+          {"teamId", job.team_id},
+          {"url", job.url},
+          {"created_at", iso8601(job.created_at)},
+          {"options", options}};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settings and housekeeping
+
+void JobEngine::emit(const Job& job, const std::string& event, bool success, const json& data,
+                     const std::optional<std::string>& error) {
+  if (sink_) sink_(job, event, success, data, error);
+}
+
+void JobEngine::persist(const Job& job) {
+  if (!persistence_) return;
+  std::lock_guard<std::mutex> job_lock(job.mutex);
+  persistence_->save_job(job);
+}
+
+void JobEngine::set_event_sink(EventSink sink) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  sink_ = std::move(sink);
+}
+
+EngineSettings JobEngine::settings() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return settings_;
+}
+
+void JobEngine::set_chunk_bytes(std::size_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  settings_.chunk_bytes = bytes;
+}
+
+void JobEngine::set_pacing(std::chrono::milliseconds pacing) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  settings_.pacing = pacing;
+}
+
+bool JobEngine::wait_idle(std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  return idle_.wait_for(lock, timeout, [this] { return running_.empty(); });
+}
+
+void JobEngine::reset() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto& runtime : running_) {
+    runtime->pending.clear();
+    runtime->finished = true;
+    std::lock_guard<std::mutex> job_lock(runtime->job->mutex);
+    if (!runtime->job->terminal_locked()) {
+      runtime->job->status = "cancelled";
+      runtime->job->finished_at = clock_.now();
+    }
+  }
+  running_.clear();
+  jobs_.clear();
+  if (persistence_) persistence_->clear();
+  idle_.notify_all();
+}
+
+}  // namespace webdata::mock::jobs

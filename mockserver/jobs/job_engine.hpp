@@ -1,0 +1,129 @@
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/clock.hpp"
+#include "app/teams.hpp"
+#include "jobs/job.hpp"
+#include "scrape/scraper.hpp"
+#include "web/virtual_web.hpp"
+
+namespace webdata::mock::jobs {
+
+class JobPersistence;
+
+struct EngineSettings {
+  std::size_t chunk_bytes = 10485760;        ///< Status chunk limit (wire-decisions section 3).
+  std::chrono::milliseconds pacing{20};      ///< A job's next page starts this long after one ends.
+  int workers = 16;                          ///< Pages scraped at once across all jobs.
+  std::string state_dir;                     ///< SQLite persistence; empty: memory only.
+  bool fault_repeat_skip = false;  ///< --inject-fault repeat-skip: `next` repeats a document.
+};
+
+/// Receives job events in order: "started", "page" (data: the document), "completed", "failed".
+/// Called with the job's lock held, so events of one job arrive in the order they happened;
+/// the sink must not block (the webhook dispatcher only queues).
+using EventSink = std::function<void(const Job& job, const std::string& event, bool success,
+                                     const nlohmann::json& data,
+                                     const std::optional<std::string>& error)>;
+
+/// Runs crawl and batch scrape jobs: a worker pool that picks pages round-robin across jobs
+/// within each job's `maxConcurrency` and each team's concurrency limit, a crawler (robots.txt,
+/// sitemaps, scope, dedupe, limit, depth) over the virtual web, and the job store with
+/// retention. Thread-safe.
+class JobEngine {
+ public:
+  JobEngine(scrape::Scraper& scraper, const web::VirtualWeb& web, Teams& teams,
+            const Clock& clock, EngineSettings settings);
+  ~JobEngine();
+  JobEngine(const JobEngine&) = delete;
+  JobEngine& operator=(const JobEngine&) = delete;
+
+  /// Starts a crawl of `options["url"]` (validated body, defaults applied; the caller has
+  /// checked the URL, regexes and scrape options).
+  std::shared_ptr<Job> start_crawl(const Team& team, const std::string& version,
+                                   nlohmann::json options);
+  /// Starts a batch scrape of `urls` (already filtered to valid ones).
+  std::shared_ptr<Job> start_batch(const Team& team, const std::string& version,
+                                   nlohmann::json options, std::vector<std::string> urls);
+
+  enum class Lookup { found, not_found, expired };
+  /// The team's job of this kind. Past its retention the job is `expired` (its documents are
+  /// dropped then; the id stays known as a tombstone).
+  Lookup find(const std::string& id, const std::string& team_id, JobKind kind,
+              std::shared_ptr<Job>& out);
+
+  enum class CancelOutcome { cancelled, not_found, expired, already_finished };
+  CancelOutcome cancel(const std::string& id, const std::string& team_id, JobKind kind);
+
+  /// The team's crawls still in state `scraping`, oldest first.
+  std::vector<std::shared_ptr<Job>> active_crawls(const std::string& team_id);
+
+  /// The status response body of `job` from `skip` (at most `limit` documents, 0: no cap), with
+  /// `next` built on `next_base` ("http://HOST/v2/crawl/ID").
+  std::string status_body(const Job& job, std::size_t skip, std::size_t limit,
+                          const std::string& next_base);
+  /// The errors endpoint body (wire-decisions section 3).
+  nlohmann::json errors_body(const Job& job) const;
+  nlohmann::json active_entry(const Job& job) const;
+
+  void set_event_sink(EventSink sink);
+  EngineSettings settings() const;
+  void set_chunk_bytes(std::size_t bytes);
+  void set_pacing(std::chrono::milliseconds pacing);
+  /// Blocks until no job is running or `timeout` passes; true when idle.
+  bool wait_idle(std::chrono::milliseconds timeout);
+  /// Forgets every job (running ones stop taking pages).
+  void reset();
+
+ private:
+  struct Task;
+  struct Runtime;
+
+  void worker_loop();
+  bool pick_locked(std::shared_ptr<Runtime>& runtime, Task& task);
+  void run_task(Runtime& runtime, const Task& task);
+  void seed_crawl(Runtime& runtime);
+  void scrape_page(Runtime& runtime, const Task& task);
+  /// robots.txt of a page on another origin than the start (fetched once per origin).
+  bool robots_allow(Runtime& runtime, const std::string& url);
+  /// Queues `url` for the crawl if it is new, in scope, allowed and within the limit.
+  void offer_locked(Runtime& runtime, const std::string& url, int depth);
+  void finish_locked(Runtime& runtime);
+  void emit(const Job& job, const std::string& event, bool success, const nlohmann::json& data,
+            const std::optional<std::string>& error);
+  void fail_job(Runtime& runtime, const std::string& message);
+  void persist(const Job& job);
+
+  scrape::Scraper& scraper_;
+  const web::VirtualWeb& web_;
+  Teams& teams_;
+  const Clock& clock_;
+
+  mutable std::mutex mutex_;  // scheduling state and the job map
+  std::condition_variable wake_;
+  std::condition_variable idle_;
+  EngineSettings settings_;
+  bool stopping_ = false;
+  std::map<std::string, std::shared_ptr<Job>> jobs_;
+  std::list<std::shared_ptr<Runtime>> running_;  // round-robin order
+  std::map<std::string, int> team_in_flight_;
+  EventSink sink_;
+  std::unique_ptr<JobPersistence> persistence_;
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace webdata::mock::jobs

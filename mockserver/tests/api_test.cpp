@@ -1,0 +1,220 @@
+// The API front door over real HTTP: authentication, JSON parsing, schema validation,
+// idempotency keys, credits, the admin surface and API stubs.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "api_client.hpp"
+#include "mock_fixture.hpp"
+
+using webdata::testing::ApiClient;
+using webdata::testing::RunningMock;
+using json = nlohmann::json;
+
+namespace {
+
+const json kMinimalScrape = {{"url", "http://nowhere.invalid/"}};
+
+}  // namespace
+
+TEST_CASE("authentication follows wire-decisions section 2", "[api][auth]") {
+  RunningMock mock;
+  const ApiClient api(mock.url(), "");
+
+  SECTION("no Authorization header") {
+    const auto r = api.post("/v2/scrape", kMinimalScrape);
+    CHECK(r.status == 401);
+    CHECK(r.body["success"] == false);
+    CHECK(r.body["error"] == "Unauthorized");
+  }
+  SECTION("a header without a token") {
+    const auto r = api.post("/v2/scrape", kMinimalScrape, {{"Authorization", "Bearer "}});
+    CHECK(r.status == 401);
+    CHECK(r.body["error"] == "Unauthorized: Token missing");
+  }
+  SECTION("an unknown key") {
+    const auto r = api.post("/v1/scrape", kMinimalScrape, {{"Authorization", "Bearer nope"}});
+    CHECK(r.status == 401);
+    CHECK(r.body["error"] == "Unauthorized: Invalid token");
+  }
+  SECTION("the default key passes authentication") {
+    const auto r = api.post("/v2/scrape", json{{"bogus", 1}}, {{"Authorization", "Bearer test-key"}});
+    CHECK(r.status == 400);  // past auth, stopped by validation
+  }
+}
+
+TEST_CASE("malformed JSON is refused before authentication", "[api][validation]") {
+  RunningMock mock;
+  const ApiClient api(mock.url(), "");
+  const auto r = api.post_text("/v2/scrape", "{\"url\": ");
+  CHECK(r.status == 400);
+  CHECK(r.body["code"] == "BAD_REQUEST_INVALID_JSON");
+  CHECK(r.body["error"] == "Bad request, malformed JSON");
+  CHECK(r.header("content-type") == "application/json");
+}
+
+TEST_CASE("schema violations answer 400 with field-level details", "[api][validation]") {
+  RunningMock mock;
+  const ApiClient api(mock.url());
+
+  SECTION("unknown field") {
+    const auto r = api.post("/v2/scrape", {{"url", "https://a.test/"}, {"bogus", true}});
+    REQUIRE(r.status == 400);
+    CHECK(r.body["code"] == "BAD_REQUEST");
+    REQUIRE(r.body["details"].is_array());
+    const auto& issue = r.body["details"][0];
+    CHECK(issue["code"] == "unrecognized_keys");
+    CHECK(issue["keys"] == json::array({"bogus"}));
+    CHECK(r.body["error"].get<std::string>().find("bogus") != std::string::npos);
+  }
+  SECTION("wrong type names the path") {
+    const auto r = api.post("/v2/scrape", {{"url", "https://a.test/"}, {"timeout", "soon"}});
+    REQUIRE(r.status == 400);
+    const auto& issue = r.body["details"][0];
+    CHECK(issue["code"] == "invalid_type");
+    CHECK(issue["path"] == json::array({"timeout"}));
+    CHECK(issue["expected"].is_string());
+  }
+  SECTION("a number above its maximum") {
+    const auto r = api.post("/v2/scrape", {{"url", "https://a.test/"}, {"timeout", 300001}});
+    REQUIRE(r.status == 400);
+    CHECK(r.body["details"][0]["code"] == "too_big");
+  }
+  SECTION("an unknown enum value") {
+    const auto r = api.post("/v2/scrape", {{"url", "https://a.test/"}, {"proxy", "stealthy"}});
+    REQUIRE(r.status == 400);
+    CHECK(r.body["details"][0]["code"] == "invalid_enum_value");
+  }
+  SECTION("missing url") {
+    const auto r = api.post("/v1/scrape", json::object());
+    REQUIRE(r.status == 400);
+    CHECK(r.body["details"][0]["path"] == json::array({"url"}));
+  }
+  SECTION("a body that is not an object") {
+    const auto r = api.post("/v2/scrape", json::array({1, 2}));
+    REQUIRE(r.status == 400);
+    CHECK(r.body["details"][0]["code"] == "invalid_type");
+  }
+  SECTION("origin and integration are accepted everywhere") {
+    const auto r = api.post("/v2/scrape", {{"url", "http://nowhere.invalid/"},
+                                           {"origin", "sdk"}, {"integration", "tests"}});
+    CHECK(r.status != 400);
+  }
+}
+
+TEST_CASE("idempotency keys are UUIDs used once per team", "[api][idempotency]") {
+  RunningMock mock;
+  const ApiClient api(mock.url());
+  const std::string key = "6f1c9a52-0b7e-4c55-9d0e-1f2a3b4c5d6e";
+  const auto first = api.post("/v2/scrape", kMinimalScrape, {{"x-idempotency-key", key}});
+  CHECK(first.status != 409);
+  const auto again = api.post("/v2/scrape", kMinimalScrape, {{"x-idempotency-key", key}});
+  CHECK(again.status == 409);
+  CHECK(again.body["error"] == "Idempotency key already used");
+  const auto bad = api.post("/v2/scrape", kMinimalScrape, {{"x-idempotency-key", "not-a-uuid"}});
+  CHECK(bad.status == 400);
+
+  SECTION("a key is forgotten after 24 hours") {
+    ApiClient admin(mock.url());
+    CHECK(admin.post("/__admin/clock/advance", {{"milliseconds", 24LL * 3600 * 1000 + 1}}).status ==
+          200);
+    CHECK(api.post("/v2/scrape", kMinimalScrape, {{"x-idempotency-key", key}}).status != 409);
+  }
+}
+
+TEST_CASE("the admin API is off unless enabled", "[api][admin]") {
+  auto config = RunningMock::quiet_config();
+  config.admin = false;
+  RunningMock mock(config);
+  const ApiClient api(mock.url());
+  const auto r = api.get("/__admin/requests");
+  CHECK(r.status == 404);
+  CHECK(r.body["error"].get<std::string>().find("--admin") != std::string::npos);
+}
+
+TEST_CASE("the journal records API requests with credentials masked", "[api][admin]") {
+  RunningMock mock;
+  const ApiClient api(mock.url());
+  api.post("/v2/scrape", {{"url", "https://a.test/"}, {"bogus", 1}});
+  const auto journal = api.get("/__admin/requests");
+  REQUIRE(journal.status == 200);
+  REQUIRE(journal.body["requests"].size() == 1);
+  const auto& entry = journal.body["requests"][0];
+  CHECK(entry["request"]["method"] == "POST");
+  CHECK(entry["request"]["url"] == "/v2/scrape");
+  CHECK(entry["response"]["status"] == 400);
+  CHECK(entry["request"].dump().find("test-key") == std::string::npos);
+  CHECK(api.del("/__admin/requests").status == 200);
+  CHECK(api.get("/__admin/requests").body["requests"].empty());
+}
+
+TEST_CASE("credits: a team without credits gets 402", "[api][credits]") {
+  RunningMock mock;
+  const ApiClient api(mock.url());
+  REQUIRE(api.post("/__admin/settings/credits", {{"team", "team-1"}, {"credits", 0}}).status == 200);
+  const auto r = api.post("/v2/scrape", {{"url", "http://nowhere.invalid/"}});
+  CHECK(r.status == 402);
+  CHECK(r.body["success"] == false);
+  CHECK(r.body["error"].get<std::string>().find("credit") != std::string::npos);
+  CHECK(api.get("/__admin/settings").body["creditBalances"]["team-1"] == 0);
+  REQUIRE(api.post("/__admin/reset", json::object()).status == 200);
+  CHECK(api.get("/__admin/settings").body["creditBalances"]["team-1"] == 1000000);
+}
+
+TEST_CASE("admin settings refuse bad bodies", "[api][admin]") {
+  RunningMock mock;
+  const ApiClient api(mock.url());
+  CHECK(api.post("/__admin/clock/advance", {{"milliseconds", -5}}).status == 400);
+  CHECK(api.post("/__admin/clock/advance", {{"seconds", 5}}).status == 400);
+  CHECK(api.post("/__admin/settings/credits", {{"team", "nope"}, {"credits", 1}}).status == 404);
+  CHECK(api.post_text("/__admin/settings/credits", "{").status == 400);
+}
+
+TEST_CASE("API stubs answer before the built-in API", "[api][stubs]") {
+  RunningMock mock;
+  const ApiClient api(mock.url());
+  const json mapping = {
+      {"request", {{"method", "POST"}, {"url", "/v2/scrape"},
+                   {"bodyPatterns", json::array({{{"contains", "pinned.test"}}})}}},
+      {"response", {{"status", 200},
+                    {"headers", {{"Content-Type", "application/json"}}},
+                    {"jsonBody", {{"success", true}, {"data", {{"markdown", "# pinned"}}}}}}}};
+  const auto created = api.post("/__admin/mappings", mapping);
+  REQUIRE(created.status == 201);
+  const std::string id = created.body["id"];
+
+  const auto pinned = api.post("/v2/scrape", {{"url", "https://pinned.test/"}});
+  CHECK(pinned.status == 200);
+  CHECK(pinned.body["data"]["markdown"] == "# pinned");
+  // Other requests still reach the built-in API.
+  CHECK(api.post("/v2/scrape", {{"bogus", 1}}).status == 400);
+
+  CHECK(api.get("/__admin/mappings/" + id).status == 200);
+  CHECK(api.del("/__admin/mappings/" + id).status == 200);
+  CHECK(api.get("/__admin/mappings/" + id).status == 404);
+  CHECK(api.post("/v2/scrape", {{"url", "https://pinned.test/"}}).body["data"]["markdown"] !=
+        "# pinned");
+}
+
+TEST_CASE("an API stub can break the connection", "[api][stubs]") {
+  RunningMock mock;
+  const ApiClient api(mock.url());
+  REQUIRE(api.post("/__admin/mappings",
+                   {{"request", {{"method", "GET"}, {"url", "/v2/crawl/active"}}},
+                    {"response", {{"fault", "EMPTY_RESPONSE"}}}})
+              .status == 201);
+  const auto r = api.get("/v2/crawl/active");
+  CHECK(r.status == -1);  // the transport saw the connection close without an answer
+  // The server is still up.
+  CHECK(api.get("/health").status == 200);
+}
+
+TEST_CASE("a stub mapping that cannot be loaded is refused with its reason", "[api][stubs]") {
+  RunningMock mock;
+  const ApiClient api(mock.url());
+  const auto r = api.post("/__admin/mappings",
+                          {{"request", {{"method", "GET"}, {"urlPath", "/x"}}},
+                           {"response", {{"status", 200}, {"transformers", {"response-template"}}}}});
+  CHECK(r.status == 422);
+  CHECK(r.body["success"] == false);
+  CHECK(api.post_text("/__admin/mappings", "nope").status == 400);
+}

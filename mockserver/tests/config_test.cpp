@@ -1,0 +1,112 @@
+// Command line and config file of webdata-mock.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <fstream>
+
+#include "app/config.hpp"
+
+using webdata::mock::Config;
+using webdata::mock::parse_args;
+
+TEST_CASE("defaults: loopback, default team, admin off", "[config]") {
+  const auto parsed = parse_args({});
+  REQUIRE(parsed.config);
+  const Config& c = *parsed.config;
+  CHECK(c.server.host == "127.0.0.1");
+  CHECK(c.server.port == 3002);
+  CHECK_FALSE(c.admin);
+  CHECK_FALSE(c.live_fetch);
+  CHECK(c.chunk_bytes == 10485760);
+  const auto teams = c.effective_teams();
+  REQUIRE(teams.size() == 1);
+  CHECK(teams[0].id == "team-1");
+  CHECK(teams[0].keys == std::vector<std::string>{"test-key"});
+}
+
+TEST_CASE("flags set every option", "[config]") {
+  const auto parsed = parse_args({"--host", "0.0.0.0", "--port", "8080", "--threads", "3",
+                                  "--api-key", "k1:alpha", "--api-key", "k2:beta", "--credits",
+                                  "50", "--chunk-bytes", "4096", "--live-fetch",
+                                  "--allow-private-targets", "--admin", "--admin-on-public",
+                                  "--signature-header", "X-Firecrawl-Signature"});
+  REQUIRE(parsed.config);
+  const Config& c = *parsed.config;
+  CHECK(c.server.host == "0.0.0.0");
+  CHECK(c.server.port == 8080);
+  CHECK(c.server.threads == 3);
+  CHECK(c.chunk_bytes == 4096);
+  CHECK(c.live_fetch);
+  CHECK(c.allow_private_targets);
+  CHECK(c.admin);
+  CHECK(c.webhook_signature_header == "X-Firecrawl-Signature");
+  const auto teams = c.effective_teams();
+  REQUIRE(teams.size() == 2);
+  CHECK(teams[0].credits == 50);
+}
+
+TEST_CASE("bad flags are refused with a reason and exit code 2", "[config]") {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"--port", "70000"}, {"--port"}, {"--threads", "0"}, {"--frobnicate"},
+           {"--chunk-bytes", "-1"}, {"--admin", "--host", "0.0.0.0"}}) {
+    const auto parsed = parse_args(args);
+    INFO(args.front());
+    CHECK_FALSE(parsed.config);
+    CHECK(parsed.exit_code == 2);
+    CHECK_FALSE(parsed.message.empty());
+  }
+}
+
+TEST_CASE("--help prints usage and exits 0", "[config]") {
+  const auto parsed = parse_args({"--help"});
+  CHECK_FALSE(parsed.config);
+  CHECK(parsed.exit_code == 0);
+  CHECK(parsed.message.find("--api-key") != std::string::npos);
+}
+
+TEST_CASE("a config file sets teams and options; unknown keys are refused", "[config]") {
+  const std::string path = "webdata-config-test.json";
+  {
+    std::ofstream out(path);
+    out << R"({"port": 4000, "admin": true, "chunkBytes": 1000,
+              "teams": [{"id": "acme", "keys": ["acme-key"], "credits": 7,
+                         "webhookSecret": "s3cret", "zeroDataRetention": true}]})";
+  }
+  const auto parsed = parse_args({"--config", path});
+  REQUIRE(parsed.config);
+  CHECK(parsed.config->server.port == 4000);
+  CHECK(parsed.config->admin);
+  CHECK(parsed.config->chunk_bytes == 1000);
+  const auto teams = parsed.config->effective_teams();
+  REQUIRE(teams.size() == 1);
+  CHECK(teams[0].id == "acme");
+  CHECK(teams[0].credits == 7);
+  CHECK(teams[0].webhook_secret == "s3cret");
+  CHECK(teams[0].zero_data_retention);
+  // Flags after --config win over the file.
+  CHECK(parse_args({"--config", path, "--port", "4001"}).config->server.port == 4001);
+
+  {
+    std::ofstream out(path);
+    out << R"({"prot": 4000})";
+  }
+  const auto refused = parse_args({"--config", path});
+  CHECK_FALSE(refused.config);
+  CHECK(refused.message.find("prot") != std::string::npos);
+  {
+    std::ofstream out(path);
+    out << "{not json";
+  }
+  CHECK_FALSE(parse_args({"--config", path}).config);
+  CHECK_FALSE(parse_args({"--config", "/nonexistent/file.json"}).config);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("to_json masks keys and secrets", "[config]") {
+  const auto parsed = parse_args({"--api-key", "very-secret-key:t"});
+  REQUIRE(parsed.config);
+  const auto text = parsed.config->to_json().dump();
+  CHECK(text.find("very-secret-key") == std::string::npos);
+  CHECK(parsed.config->to_json(false).dump().find("very-secret-key") != std::string::npos);
+}

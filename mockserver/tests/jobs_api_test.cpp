@@ -1,0 +1,445 @@
+// Crawl and batch scrape over real HTTP: states, scope, robots, sitemaps, chunking with `next`,
+// cancel, errors, the active list, retention and persistence.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <set>
+#include <thread>
+
+#include <unistd.h>
+
+#include "api_client.hpp"
+#include "mock_fixture.hpp"
+
+using webdata::testing::ApiClient;
+using webdata::testing::ApiReply;
+using webdata::testing::RunningMock;
+using json = nlohmann::json;
+
+namespace {
+
+json page(const std::string& host, const std::string& path, const std::string& html,
+          int status = 200, const std::string& type = "text/html") {
+  return {{"request", {{"method", "GET"}, {"host", {{"equalTo", host}}}, {"urlPath", path}}},
+          {"response", {{"status", status}, {"headers", {{"Content-Type", type}}}, {"body", html}}}};
+}
+
+std::string links_to(const std::vector<std::string>& targets, const std::string& title) {
+  std::string html = "<html><head><title>" + title + "</title></head><body><main><h1>" + title +
+                     "</h1>";
+  for (const auto& t : targets) html += "<p><a href=\"" + t + "\">" + t + "</a></p>";
+  return html + "</main></body></html>";
+}
+
+webdata::mock::Config fast_config() {
+  auto config = RunningMock::quiet_config();
+  config.page_pacing_ms = 0;
+  return config;
+}
+
+/// A small site: / -> /docs/, /docs/a, /blog/post, /private/x (robots), an external link; the
+/// sitemap adds /docs/hidden (linked from nowhere); /docs/a -> /docs/b -> /docs/c (depth).
+struct SiteFixture {
+  RunningMock mock{fast_config()};
+  ApiClient api{mock.url()};
+
+  SiteFixture() {
+    const std::string h = "site.test";
+    add(page(h, "/", links_to({"/docs/", "/docs/a", "/blog/post", "/private/x",
+                               "https://other.test/", "/docs/a#section"},
+                              "Home")));
+    add(page(h, "/docs/", links_to({"/docs/a", "/"}, "Docs")));
+    add(page(h, "/docs/a", links_to({"/docs/b"}, "A")));
+    add(page(h, "/docs/b", links_to({"/docs/c"}, "B")));
+    add(page(h, "/docs/c", links_to({"/docs/missing"}, "C")));
+    add(page(h, "/docs/missing", links_to({}, "Missing"), 404));
+    add(page(h, "/docs/hidden", links_to({}, "Hidden")));
+    add(page(h, "/blog/post", links_to({}, "Post")));
+    add(page(h, "/private/x", links_to({}, "Private")));
+    add(page(h, "/robots.txt", "User-agent: *\nDisallow: /private/\n", 200, "text/plain"));
+    add(page(h, "/sitemap.xml",
+             "<urlset><url><loc>http://site.test/docs/hidden</loc></url></urlset>", 200,
+             "application/xml"));
+    add(page("other.test", "/", links_to({}, "Other")));
+  }
+  void add(const json& mapping) { REQUIRE(api.post("/__admin/mappings", mapping).status == 201); }
+
+  /// Polls the status until the job leaves `scraping`.
+  json wait_done(const std::string& status_path) {
+    for (int i = 0; i < 600; ++i) {
+      const auto r = api.get(status_path);
+      REQUIRE(r.status == 200);
+      if (r.body["status"] != "scraping") return r.body;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    FAIL("job did not finish");
+    return {};
+  }
+
+  /// Every document's sourceURL, following `next` from the first chunk.
+  std::vector<std::string> walk(const std::string& status_path) {
+    std::vector<std::string> urls;
+    std::string path = status_path;
+    for (int guard = 0; guard < 100000; ++guard) {
+      const auto r = api.get(path);
+      REQUIRE(r.status == 200);
+      for (const auto& doc : r.body["data"]) urls.push_back(doc["metadata"]["sourceURL"]);
+      if (!r.body.contains("next")) break;
+      const std::string next = r.body["next"];
+      REQUIRE(next.rfind(mock.url(), 0) == 0);  // absolute, on the host we called
+      path = next.substr(mock.url().size());
+    }
+    return urls;
+  }
+
+  std::set<std::string> crawl(json request) {
+    const auto started = api.post("/v2/crawl", request);
+    REQUIRE(started.status == 200);
+    const std::string id = started.body["id"];
+    const auto done = wait_done("/v2/crawl/" + id);
+    CHECK(done["status"] == "completed");
+    const auto urls = walk("/v2/crawl/" + id);
+    return {urls.begin(), urls.end()};
+  }
+};
+
+using Urls = std::set<std::string>;
+
+}  // namespace
+
+TEST_CASE_METHOD(SiteFixture, "a crawl starts, reports its status URL and completes",
+                 "[jobs][crawl]") {
+  const auto started = api.post("/v2/crawl", {{"url", "http://site.test/"}});
+  REQUIRE(started.status == 200);
+  CHECK(started.body["success"] == true);
+  const std::string id = started.body["id"];
+  CHECK(id.size() == 36);
+  CHECK(started.body["url"] == mock.url("/v2/crawl/" + id));
+  const auto done = wait_done("/v2/crawl/" + id);
+  CHECK(done["status"] == "completed");
+  CHECK(done["completed"] == done["data"].size());
+  CHECK(done["total"] >= done["completed"]);
+  CHECK(done["creditsUsed"] == done["completed"]);
+  CHECK(done["expiresAt"].is_string());
+  CHECK_FALSE(done.contains("next"));  // absent, not null, on the last chunk of a finished job
+}
+
+TEST_CASE_METHOD(SiteFixture, "crawl scope options decide which pages are found", "[jobs][crawl]") {
+  SECTION("default: the whole site from /, robots and sitemap applied") {
+    CHECK(crawl({{"url", "http://site.test/"}}) ==
+          Urls{"http://site.test/", "http://site.test/docs/", "http://site.test/docs/a",
+               "http://site.test/docs/b", "http://site.test/docs/c", "http://site.test/docs/missing",
+               "http://site.test/docs/hidden", "http://site.test/blog/post"});
+  }
+  SECTION("children of the start path only") {
+    CHECK(crawl({{"url", "http://site.test/docs/a"}}) == Urls{"http://site.test/docs/a"});
+    const auto docs = crawl({{"url", "http://site.test/docs/"}, {"sitemap", "skip"}});
+    CHECK(docs == Urls{"http://site.test/docs/", "http://site.test/docs/a", "http://site.test/docs/b",
+                       "http://site.test/docs/c", "http://site.test/docs/missing"});
+  }
+  SECTION("crawlEntireDomain admits pages outside the start path") {
+    const auto all = crawl({{"url", "http://site.test/docs/c"}, {"crawlEntireDomain", true},
+                            {"sitemap", "skip"}});
+    CHECK(all == Urls{"http://site.test/docs/c", "http://site.test/docs/missing"});
+    const auto from_docs = crawl({{"url", "http://site.test/docs/"}, {"crawlEntireDomain", true},
+                                  {"sitemap", "skip"}});
+    CHECK(from_docs.count("http://site.test/") == 1);
+    CHECK(from_docs.count("http://site.test/blog/post") == 1);
+  }
+  SECTION("allowExternalLinks follows other hosts") {
+    CHECK(crawl({{"url", "http://site.test/"}, {"allowExternalLinks", true}}).count(
+              "https://other.test/") == 1);
+  }
+  SECTION("sitemap only and skip") {
+    CHECK(crawl({{"url", "http://site.test/"}, {"sitemap", "only"}}) ==
+          Urls{"http://site.test/", "http://site.test/docs/hidden"});
+    CHECK(crawl({{"url", "http://site.test/"}, {"sitemap", "skip"}}).count(
+              "http://site.test/docs/hidden") == 0);
+  }
+  SECTION("ignoreRobotsTxt") {
+    CHECK(crawl({{"url", "http://site.test/"}, {"ignoreRobotsTxt", true}}).count(
+              "http://site.test/private/x") == 1);
+  }
+  SECTION("includePaths and excludePaths") {
+    CHECK(crawl({{"url", "http://site.test/"}, {"includePaths", {"^/docs/[ab]$"}},
+                 {"sitemap", "skip"}}) ==
+          Urls{"http://site.test/", "http://site.test/docs/a", "http://site.test/docs/b"});
+    CHECK(crawl({{"url", "http://site.test/"}, {"excludePaths", {"^/docs"}}}) ==
+          Urls{"http://site.test/", "http://site.test/blog/post"});
+  }
+  SECTION("query strings: distinct pages unless ignoreQueryParameters") {
+    add(page("site.test", "/", links_to({"/docs/a?utm=1", "/docs/a?utm=2"}, "Home")));
+    CHECK(crawl({{"url", "http://site.test/"}, {"sitemap", "skip"}, {"maxDiscoveryDepth", 1}}) ==
+          Urls{"http://site.test/", "http://site.test/docs/a?utm=1", "http://site.test/docs/a?utm=2"});
+    CHECK(crawl({{"url", "http://site.test/"}, {"sitemap", "skip"}, {"maxDiscoveryDepth", 1},
+                 {"ignoreQueryParameters", true}}) ==
+          Urls{"http://site.test/", "http://site.test/docs/a"});
+  }
+  SECTION("maxDiscoveryDepth and limit") {
+    CHECK(crawl({{"url", "http://site.test/"}, {"maxDiscoveryDepth", 1}, {"sitemap", "skip"}}) ==
+          Urls{"http://site.test/", "http://site.test/docs/", "http://site.test/docs/a",
+               "http://site.test/blog/post"});
+    CHECK(crawl({{"url", "http://site.test/"}, {"limit", 3}}).size() == 3);
+  }
+  SECTION("v1: maxDepth counts path segments, allowBackwardLinks, ignoreSitemap") {
+    const auto started = api.post("/v1/crawl", {{"url", "http://site.test/docs/c"},
+                                                {"allowBackwardLinks", true},
+                                                {"ignoreSitemap", true}});
+    REQUIRE(started.status == 200);
+    const std::string id = started.body["id"];
+    CHECK(started.body["url"] == mock.url("/v1/crawl/" + id));
+    wait_done("/v1/crawl/" + id);
+    const auto urls = walk("/v1/crawl/" + id);
+    CHECK(Urls(urls.begin(), urls.end()) ==
+          Urls{"http://site.test/docs/c", "http://site.test/docs/missing"});
+  }
+}
+
+TEST_CASE_METHOD(SiteFixture, "robots-blocked pages and failed pages go to the errors endpoint",
+                 "[jobs][crawl][errors]") {
+  add(page("site.test", "/", links_to({"/private/x", "/docs/c"}, "Home")));
+  add({{"request", {{"method", "GET"}, {"host", {{"equalTo", "site.test"}}}, {"urlPath", "/docs/c"}}},
+       {"response", {{"fault", "CONNECTION_RESET_BY_PEER"}}}});
+  const auto started = api.post("/v2/crawl", {{"url", "http://site.test/"}, {"sitemap", "skip"}});
+  const std::string id = started.body["id"];
+  const auto done = wait_done("/v2/crawl/" + id);
+  CHECK(done["status"] == "completed");
+  for (const auto& doc : done["data"]) CHECK(doc["metadata"]["sourceURL"] != "http://site.test/docs/c");
+  const auto errors = api.get("/v2/crawl/" + id + "/errors");
+  REQUIRE(errors.status == 200);
+  CHECK(errors.body["robotsBlocked"] == json::array({"http://site.test/private/x"}));
+  bool found = false;
+  for (const auto& e : errors.body["errors"]) {
+    CHECK(e["id"].get<std::string>().size() == 36);
+    CHECK(e["timestamp"].is_string());
+    CHECK(e["code"].is_string());
+    CHECK(e["error"].is_string());
+    if (e["url"] == "http://site.test/docs/c") found = true;
+  }
+  CHECK(found);
+  // The unversioned alias.
+  CHECK(api.get("/crawl/" + id + "/errors").body == errors.body);
+}
+
+TEST_CASE_METHOD(SiteFixture, "a crawl whose start host does not resolve fails", "[jobs][crawl]") {
+  const auto started = api.post("/v2/crawl", {{"url", "http://nowhere.invalid/"}});
+  REQUIRE(started.status == 200);
+  const auto done = wait_done("/v2/crawl/" + started.body["id"].get<std::string>());
+  CHECK(done["status"] == "failed");
+  CHECK(done["data"].empty());
+  CHECK(done["error"].is_string());
+}
+
+TEST_CASE_METHOD(SiteFixture, "bad crawl requests are refused", "[jobs][crawl]") {
+  CHECK(api.post("/v2/crawl", {{"url", "http://site.test/"}, {"includePaths", {"(unclosed"}}})
+            .status == 400);
+  CHECK(api.post("/v2/crawl", {{"url", "ftp://site.test/"}}).status == 400);
+  CHECK(api.post("/v2/crawl", {{"url", "http://site.test/"}, {"maxDepth", 2}}).status == 400);
+  CHECK(api.post("/v1/crawl", {{"url", "http://site.test/"}, {"crawlEntireDomain", true}})
+            .status == 400);
+  CHECK(api.post("/v2/crawl", {{"url", "http://site.test/"}, {"webhook", "not a url"}}).status ==
+        400);
+}
+
+TEST_CASE_METHOD(SiteFixture, "status: unknown ids, other teams, bad paging parameters",
+                 "[jobs][status]") {
+  const std::string unknown = "00000000-0000-4000-8000-000000000000";
+  auto r = api.get("/v2/crawl/" + unknown);
+  CHECK(r.status == 404);
+  CHECK(r.body["error"] == "Job not found");
+  const auto started = api.post("/v2/crawl", {{"url", "http://site.test/"}});
+  const std::string id = started.body["id"];
+  CHECK(api.get("/v2/crawl/" + id + "?skip=-1").status == 400);
+  CHECK(api.get("/v2/crawl/" + id + "?skip=abc").status == 400);
+  CHECK(api.get("/v2/crawl/" + id + "?limit=0").status == 400);
+  CHECK(api.get("/v2/crawl/" + id + "?limit=1001").status == 400);
+  CHECK(api.get("/v2/batch/scrape/" + id).status == 404);  // a crawl is not a batch
+}
+
+TEST_CASE("jobs are team-scoped", "[jobs][status]") {
+  auto config = fast_config();
+  config.teams = {{"alpha", {"key-a"}}, {"beta", {"key-b"}}};
+  RunningMock mock(config);
+  const ApiClient alpha(mock.url(), "key-a");
+  const ApiClient beta(mock.url(), "key-b");
+  const auto started = alpha.post("/v2/batch/scrape", {{"urls", {"http://nowhere.invalid/"}}});
+  REQUIRE(started.status == 200);
+  const std::string id = started.body["id"];
+  CHECK(alpha.get("/v2/batch/scrape/" + id).status == 200);
+  CHECK(beta.get("/v2/batch/scrape/" + id).status == 404);
+  CHECK(beta.del("/v2/batch/scrape/" + id).status == 404);
+}
+
+TEST_CASE_METHOD(SiteFixture, "chunking: following next yields every document exactly once",
+                 "[jobs][chunks]") {
+  REQUIRE(api.post("/__admin/settings", {{"chunkBytes", 600}}).status == 200);
+  const auto started = api.post("/v2/crawl", {{"url", "http://site.test/"}});
+  const std::string id = started.body["id"];
+  wait_done("/v2/crawl/" + id);
+  const auto first = api.get("/v2/crawl/" + id);
+  REQUIRE(first.body.contains("next"));
+  CHECK(first.body["next"].get<std::string>().find("/v2/crawl/" + id + "?skip=") !=
+        std::string::npos);
+  const auto urls = walk("/v2/crawl/" + id);
+  CHECK(urls.size() == first.body["completed"].get<std::size_t>());
+  CHECK(Urls(urls.begin(), urls.end()).size() == urls.size());
+
+  SECTION("limit caps documents and is carried into next") {
+    const auto limited = api.get("/v2/crawl/" + id + "?limit=1");
+    CHECK(limited.body["data"].size() == 1);
+    CHECK(limited.body["next"].get<std::string>().find("&limit=1") != std::string::npos);
+  }
+  SECTION("skip past the end is an empty last chunk") {
+    const auto past = api.get("/v2/crawl/" + id + "?skip=1000");
+    CHECK(past.status == 200);
+    CHECK(past.body["data"].empty());
+    CHECK_FALSE(past.body.contains("next"));
+  }
+}
+
+TEST_CASE_METHOD(SiteFixture, "batch scrape: invalid URLs both ways, v1 and v2", "[jobs][batch]") {
+  const json urls = {"http://site.test/docs/a", "not a url", "javascript:alert(1)",
+                     "http://site.test/docs/b"};
+  const auto v2 = api.post("/v2/batch/scrape", {{"urls", urls}, {"formats", {"markdown", "links"}}});
+  REQUIRE(v2.status == 200);
+  CHECK(v2.body["invalidURLs"] == json::array({"not a url", "javascript:alert(1)"}));
+  CHECK(v2.body["url"] == mock.url("/v2/batch/scrape/" + v2.body["id"].get<std::string>()));
+  const auto done = wait_done("/v2/batch/scrape/" + v2.body["id"].get<std::string>());
+  CHECK(done["status"] == "completed");
+  CHECK(done["total"] == 2);
+  CHECK(done["completed"] == 2);
+  for (const auto& doc : done["data"]) CHECK(doc.contains("links"));
+
+  const auto none_invalid = api.post("/v2/batch/scrape", {{"urls", {"http://site.test/"}}});
+  CHECK(none_invalid.body["invalidURLs"] == json::array());
+
+  const auto strict = api.post("/v2/batch/scrape", {{"urls", urls}, {"ignoreInvalidURLs", false}});
+  CHECK(strict.status == 400);
+  CHECK(strict.body["error"].get<std::string>().find("not a url") != std::string::npos);
+  CHECK(strict.body["details"].size() == 2);
+
+  // v1 defaults to refusing invalid URLs, and leaves invalidURLs out when it does not ignore.
+  CHECK(api.post("/v1/batch/scrape", {{"urls", urls}}).status == 400);
+  const auto v1 = api.post("/v1/batch/scrape", {{"urls", {"http://site.test/"}}});
+  REQUIRE(v1.status == 200);
+  CHECK_FALSE(v1.body.contains("invalidURLs"));
+  const auto v1_done = wait_done("/v1/batch/scrape/" + v1.body["id"].get<std::string>());
+  CHECK(v1_done["completed"] == 1);
+}
+
+TEST_CASE("cancel: queued pages dropped, status cancelled, finished jobs refused",
+          "[jobs][cancel]") {
+  auto config = fast_config();
+  config.page_pacing_ms = 200;  // slow enough to cancel mid-run
+  RunningMock mock(config);
+  const ApiClient api(mock.url());
+  std::vector<std::string> urls;
+  for (int i = 0; i < 40; ++i) urls.push_back("http://nowhere.invalid/" + std::to_string(i));
+  const auto started = api.post("/v2/batch/scrape", {{"urls", urls}, {"maxConcurrency", 1}});
+  REQUIRE(started.status == 200);
+  const std::string id = started.body["id"];
+  const auto cancelled = api.del("/v2/batch/scrape/" + id);
+  CHECK(cancelled.status == 200);
+  CHECK(cancelled.body["status"] == "cancelled");
+  const auto status = api.get("/v2/batch/scrape/" + id);
+  CHECK(status.body["status"] == "cancelled");
+  CHECK_FALSE(status.body.contains("next"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const auto errors = api.get("/v2/batch/scrape/" + id + "/errors");
+  CHECK(errors.body["errors"].size() < 10);  // the queued pages never ran
+  const auto again = api.del("/v2/batch/scrape/" + id);
+  CHECK(again.status == 409);
+  CHECK(again.body["error"] == "Job already finished");
+  CHECK(api.get("/v2/batch/scrape/" + id).body["status"] == "cancelled");
+}
+
+TEST_CASE("active crawls list the team's running crawls", "[jobs][active]") {
+  auto config = fast_config();
+  config.page_pacing_ms = 200;
+  RunningMock mock(config);
+  const ApiClient api(mock.url());
+  const auto crawl = api.post("/v2/crawl", {{"url", "http://pages-50.synthetic.test/"},
+                                            {"scrapeOptions", {{"formats", {"links"}}}}});
+  const auto batch = api.post("/v2/batch/scrape", {{"urls", {"http://nowhere.invalid/"}}});
+  const auto active = api.get("/v2/crawl/active");
+  REQUIRE(active.status == 200);
+  CHECK(active.body["success"] == true);
+  bool found = false;
+  for (const auto& entry : active.body["crawls"]) {
+    CHECK(entry["id"] != batch.body["id"]);
+    if (entry["id"] == crawl.body["id"]) {
+      found = true;
+      CHECK(entry["teamId"] == "team-1");
+      CHECK(entry["url"] == "http://pages-50.synthetic.test/");
+      CHECK(entry["created_at"].is_string());
+      CHECK(entry["options"]["scrapeOptions"]["formats"] == json::array({"links"}));
+    }
+  }
+  CHECK(found);
+  api.del("/v2/crawl/" + crawl.body["id"].get<std::string>());
+  for (const auto& entry : api.get("/v1/crawl/active").body["crawls"]) {
+    CHECK(entry["id"] != crawl.body["id"]);
+  }
+}
+
+TEST_CASE_METHOD(SiteFixture, "results expire 24 hours after completion", "[jobs][retention]") {
+  const auto started = api.post("/v2/batch/scrape", {{"urls", {"http://site.test/"}}});
+  const std::string id = started.body["id"];
+  wait_done("/v2/batch/scrape/" + id);
+  REQUIRE(api.post("/__admin/clock/advance", {{"milliseconds", 23LL * 3600 * 1000}}).status == 200);
+  CHECK(api.get("/v2/batch/scrape/" + id).status == 200);
+  REQUIRE(api.post("/__admin/clock/advance", {{"milliseconds", 3600LL * 1000 + 1000}}).status ==
+          200);
+  const auto expired = api.get("/v2/batch/scrape/" + id);
+  CHECK(expired.status == 404);
+  CHECK(expired.body["error"] == "Job expired");
+  CHECK(api.get("/v2/batch/scrape/" + id + "/errors").body["error"] == "Job expired");
+}
+
+TEST_CASE("jobs and documents survive a restart with a state directory",
+          "[jobs][persistence]") {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("webdata-state-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  auto config = fast_config();
+  config.state_dir = dir.string();
+  std::string done_id;
+  std::string running_id;
+  json done_body;
+  {
+    RunningMock mock(config);
+    const ApiClient api(mock.url());
+    REQUIRE(api.post("/__admin/mappings", page("keep.test", "/", links_to({}, "Kept"))).status ==
+            201);
+    done_id = api.post("/v2/batch/scrape", {{"urls", {"http://keep.test/"}}}).body["id"];
+    REQUIRE(mock.server().jobs().wait_idle(std::chrono::seconds(20)));
+    done_body = api.get("/v2/batch/scrape/" + done_id).body;
+    REQUIRE(done_body["status"] == "completed");
+    REQUIRE(api.post("/__admin/settings", {{"pagePacingMs", 5000}}).status == 200);
+    std::vector<std::string> urls(20, "http://keep.test/");
+    running_id = api.post("/v2/batch/scrape", {{"urls", urls}, {"maxConcurrency", 1}}).body["id"];
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  }
+  RunningMock again(config);
+  const ApiClient api(again.url());
+  const auto done = api.get("/v2/batch/scrape/" + done_id);
+  REQUIRE(done.status == 200);
+  CHECK(done.body["status"] == "completed");
+  CHECK(done.body["data"] == done_body["data"]);
+  const auto interrupted = api.get("/v2/batch/scrape/" + running_id);
+  REQUIRE(interrupted.status == 200);
+  CHECK(interrupted.body["status"] == "failed");
+  CHECK(interrupted.body["error"].get<std::string>().find("stopped") != std::string::npos);
+  CHECK(interrupted.body["completed"] == interrupted.body["data"].size());
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("credits: a job is refused when the team cannot pay its first page",
+          "[jobs][credits]") {
+  RunningMock mock(fast_config());
+  const ApiClient api(mock.url());
+  REQUIRE(api.post("/__admin/settings/credits", {{"team", "team-1"}, {"credits", 0}}).status == 200);
+  CHECK(api.post("/v2/crawl", {{"url", "http://site.test/"}}).status == 402);
+  CHECK(api.post("/v1/batch/scrape", {{"urls", {"http://site.test/"}}}).status == 402);
+}

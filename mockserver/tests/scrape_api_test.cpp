@@ -1,0 +1,241 @@
+// POST /v1/scrape and /v2/scrape over real HTTP, against pages put into the virtual web through
+// the admin API (so each test states the exact HTML it scrapes).
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "api_client.hpp"
+#include "mock_fixture.hpp"
+
+using webdata::testing::ApiClient;
+using webdata::testing::RunningMock;
+using json = nlohmann::json;
+
+namespace {
+
+const char* kPage = R"(<!DOCTYPE html>
+<html lang="en">
+<head>
+  <title>Walnut Desk | Timber &amp; Co</title>
+  <meta name="description" content="A solid walnut desk with two drawers.">
+  <meta name="keywords" content="desk, walnut, furniture">
+  <meta property="og:title" content="Walnut Desk">
+  <meta property="og:image" content="/img/desk-og.jpg">
+  <meta name="product:price" content="649.00">
+</head>
+<body>
+  <header><nav><a href="/">Home</a> <a href="/shop">Shop</a></nav></header>
+  <main>
+    <h1>Walnut Desk</h1>
+    <p>A <strong>solid</strong> walnut desk. See the <a href="/care#oil">care guide</a>.</p>
+    <img src="/img/desk.jpg" alt="The desk">
+    <ul><li>Two drawers</li><li>Oiled finish</li></ul>
+  </main>
+  <footer><a href="https://elsewhere.test/about">About</a></footer>
+</body>
+</html>)";
+
+json page_mapping(const std::string& host, const std::string& path, int status,
+                  const std::string& body, int delay_ms = 0) {
+  json response = {{"status", status},
+                   {"headers", {{"Content-Type", "text/html; charset=utf-8"}}},
+                   {"body", body}};
+  if (delay_ms > 0) response["fixedDelayMilliseconds"] = delay_ms;
+  return {{"request", {{"method", "GET"}, {"host", {{"equalTo", host}}}, {"urlPath", path}}},
+          {"response", response}};
+}
+
+struct ScrapeFixture {
+  RunningMock mock;
+  ApiClient api{mock.url()};
+  ScrapeFixture() {
+    REQUIRE(api.post("/__admin/mappings", page_mapping("shop.test", "/desk", 200, kPage)).status ==
+            201);
+    REQUIRE(api.post("/__admin/mappings",
+                     page_mapping("shop.test", "/gone", 404,
+                                  "<html><head><title>Not here</title></head><body><h1>404</h1>"
+                                  "</body></html>"))
+                .status == 201);
+    REQUIRE(api.post("/__admin/mappings",
+                     page_mapping("shop.test", "/slow", 200, "<p>slow</p>", 3000))
+                .status == 201);
+  }
+  std::int64_t balance() { return api.get("/__admin/settings").body["creditBalances"]["team-1"]; }
+};
+
+}  // namespace
+
+TEST_CASE_METHOD(ScrapeFixture, "v2 scrape returns every requested format", "[scrape]") {
+  const auto r = api.post("/v2/scrape", {{"url", "http://shop.test/desk"},
+                                         {"formats", {"markdown", "html", "rawHtml", "links",
+                                                      {{"type", "images"}}}}});
+  REQUIRE(r.status == 200);
+  CHECK(r.body["success"] == true);
+  const json& data = r.body["data"];
+  const std::string markdown = data["markdown"];
+  CHECK(markdown.find("# Walnut Desk") != std::string::npos);
+  CHECK(markdown.find("**solid**") != std::string::npos);
+  CHECK(markdown.find("[care guide](http://shop.test/care#oil)") != std::string::npos);
+  CHECK(markdown.find("Home") == std::string::npos);  // onlyMainContent drops the nav
+  CHECK(data["rawHtml"] == kPage);
+  const std::string html = data["html"];
+  CHECK(html.find("<h1>") != std::string::npos);
+  CHECK(html.find("<nav") == std::string::npos);
+  const auto links = data["links"].get<std::vector<std::string>>();
+  CHECK(std::find(links.begin(), links.end(), "http://shop.test/care") != links.end());
+  CHECK(std::find(links.begin(), links.end(), "https://elsewhere.test/about") != links.end());
+  const auto images = data["images"].get<std::vector<std::string>>();
+  CHECK(std::find(images.begin(), images.end(), "http://shop.test/img/desk.jpg") != images.end());
+
+  const json& meta = data["metadata"];
+  CHECK(meta["title"] == "Walnut Desk | Timber & Co");
+  CHECK(meta["description"] == "A solid walnut desk with two drawers.");
+  CHECK(meta["language"] == "en");
+  CHECK(meta["keywords"] == "desk, walnut, furniture");
+  CHECK(meta["ogTitle"] == "Walnut Desk");
+  CHECK(meta["product:price"] == "649.00");
+  CHECK(meta["sourceURL"] == "http://shop.test/desk");
+  CHECK(meta["url"] == "http://shop.test/desk");
+  CHECK(meta["statusCode"] == 200);
+  CHECK(meta["scrapeId"].get<std::string>().size() == 36);
+  CHECK(meta["contentType"] == "text/html; charset=utf-8");
+  CHECK(meta["proxyUsed"] == "basic");
+  CHECK(meta["cacheState"] == "miss");
+  CHECK(meta["creditsUsed"] == 1);
+}
+
+TEST_CASE_METHOD(ScrapeFixture, "formats default to markdown only", "[scrape]") {
+  for (const char* version : {"/v1/scrape", "/v2/scrape"}) {
+    const auto r = api.post(version, {{"url", "http://shop.test/desk"}});
+    REQUIRE(r.status == 200);
+    CHECK(r.body["data"].contains("markdown"));
+    CHECK_FALSE(r.body["data"].contains("html"));
+    CHECK_FALSE(r.body["data"].contains("links"));
+  }
+}
+
+TEST_CASE_METHOD(ScrapeFixture, "onlyMainContent false keeps navigation", "[scrape]") {
+  const auto r = api.post("/v2/scrape", {{"url", "http://shop.test/desk"},
+                                         {"onlyMainContent", false}});
+  REQUIRE(r.status == 200);
+  CHECK(r.body["data"]["markdown"].get<std::string>().find("Home") != std::string::npos);
+}
+
+TEST_CASE_METHOD(ScrapeFixture, "includeTags and excludeTags select content", "[scrape]") {
+  const auto only_list = api.post(
+      "/v2/scrape", {{"url", "http://shop.test/desk"}, {"includeTags", {"ul"}},
+                     {"formats", {"markdown"}}});
+  REQUIRE(only_list.status == 200);
+  const std::string md = only_list.body["data"]["markdown"];
+  CHECK(md.find("Two drawers") != std::string::npos);
+  CHECK(md.find("Walnut Desk") == std::string::npos);
+
+  const auto bad = api.post("/v2/scrape", {{"url", "http://shop.test/desk"},
+                                           {"excludeTags", {"div[unterminated"}}});
+  CHECK(bad.status == 400);
+  CHECK(bad.body["code"] == "BAD_REQUEST");
+}
+
+TEST_CASE_METHOD(ScrapeFixture, "a target 404 is a document, not an API error", "[scrape]") {
+  const auto r = api.post("/v2/scrape", {{"url", "http://shop.test/gone"}});
+  REQUIRE(r.status == 200);
+  CHECK(r.body["data"]["metadata"]["statusCode"] == 404);
+  CHECK(r.body["data"]["metadata"]["error"].is_string());
+}
+
+TEST_CASE_METHOD(ScrapeFixture, "an unknown host is a DNS error", "[scrape]") {
+  const auto r = api.post("/v2/scrape", {{"url", "http://no-such-host.invalid/"}});
+  CHECK(r.status == 500);
+  CHECK(r.body["success"] == false);
+  CHECK(r.body["code"] == "SCRAPE_DNS_RESOLUTION_ERROR");
+}
+
+TEST_CASE_METHOD(ScrapeFixture, "a page slower than timeout answers 408", "[scrape]") {
+  const auto r = api.post("/v2/scrape", {{"url", "http://shop.test/slow"}, {"timeout", 1000}});
+  CHECK(r.status == 408);
+  CHECK(r.body["code"] == "SCRAPE_TIMEOUT");
+  const auto wait = api.post("/v2/scrape", {{"url", "http://shop.test/desk"}, {"timeout", 1000},
+                                            {"waitFor", 1000}});
+  CHECK(wait.status == 408);
+}
+
+TEST_CASE_METHOD(ScrapeFixture, "the cache: v2 hits within maxAge, v1 does not cache by default",
+                 "[scrape][cache]") {
+  const json request = {{"url", "http://shop.test/desk"}};
+  CHECK(api.post("/v2/scrape", request).body["data"]["metadata"]["cacheState"] == "miss");
+  const auto hit = api.post("/v2/scrape", request);
+  CHECK(hit.body["data"]["metadata"]["cacheState"] == "hit");
+  CHECK(hit.body["data"]["metadata"]["cachedAt"].is_string());
+
+  // v1's maxAge defaults to 0: always fetched again.
+  CHECK(api.post("/v1/scrape", request).body["data"]["metadata"]["cacheState"] == "miss");
+
+  SECTION("maxAge 0 skips the cache") {
+    json fresh = request;
+    fresh["maxAge"] = 0;
+    CHECK(api.post("/v2/scrape", fresh).body["data"]["metadata"]["cacheState"] == "miss");
+  }
+  SECTION("an entry older than maxAge is fetched again") {
+    REQUIRE(api.post("/__admin/clock/advance", {{"milliseconds", 172800001LL}}).status == 200);
+    CHECK(api.post("/v2/scrape", request).body["data"]["metadata"]["cacheState"] == "miss");
+  }
+  SECTION("headers force storeInCache off") {
+    json with_headers = {{"url", "http://shop.test/desk"}, {"headers", {{"Cookie", "a=b"}}}};
+    CHECK(api.post("/v2/scrape", with_headers).body["data"]["metadata"]["cacheState"] == "miss");
+  }
+  SECTION("a changed page is seen once the cache is bypassed") {
+    REQUIRE(api.post("/__admin/mappings",
+                     page_mapping("shop.test", "/desk", 200, "<h1>Sold out</h1>"))
+                .status == 201);
+    CHECK(api.post("/v2/scrape", request).body["data"]["markdown"].get<std::string>().find(
+              "Sold out") == std::string::npos);
+    json fresh = request;
+    fresh["maxAge"] = 0;
+    CHECK(api.post("/v2/scrape", fresh).body["data"]["markdown"].get<std::string>().find(
+              "Sold out") != std::string::npos);
+  }
+}
+
+TEST_CASE_METHOD(ScrapeFixture, "credits are billed per page", "[scrape][credits]") {
+  const auto before = balance();
+  REQUIRE(api.post("/v2/scrape", {{"url", "http://shop.test/desk"}, {"maxAge", 0}}).status == 200);
+  CHECK(balance() == before - 1);
+  REQUIRE(api.post("/v2/scrape", {{"url", "http://shop.test/desk"}, {"proxy", "enhanced"}})
+              .status == 200);
+  CHECK(balance() == before - 6);
+  // Failed scrapes cost nothing.
+  api.post("/v2/scrape", {{"url", "http://no-such-host.invalid/"}});
+  CHECK(balance() == before - 6);
+  // 4 credits left cannot pay an enhanced page (5).
+  REQUIRE(api.post("/__admin/settings/credits", {{"team", "team-1"}, {"credits", 4}}).status ==
+          200);
+  const auto refused =
+      api.post("/v2/scrape", {{"url", "http://shop.test/desk"}, {"proxy", "enhanced"},
+                              {"maxAge", 0}});
+  CHECK(refused.status == 402);
+  CHECK(balance() == 4);
+}
+
+TEST_CASE_METHOD(ScrapeFixture, "options this mock cannot honour yet are refused, not faked",
+                 "[scrape]") {
+  const auto summary = api.post("/v2/scrape", {{"url", "http://shop.test/desk"},
+                                               {"formats", {"summary"}}});
+  CHECK(summary.status == 400);
+  CHECK(summary.body["error"].get<std::string>().find("summary") != std::string::npos);
+  const auto zdr = api.post("/v2/scrape", {{"url", "http://shop.test/desk"},
+                                           {"zeroDataRetention", true}});
+  CHECK(zdr.status == 400);
+  CHECK(zdr.body["error"].get<std::string>().find("zeroDataRetention") != std::string::npos);
+}
+
+TEST_CASE("a scrape reaches the bundled virtual web", "[scrape][fixtures]") {
+  RunningMock mock;
+  const ApiClient api(mock.url());
+  const auto pages = mock.server().web().known_urls();
+  REQUIRE_FALSE(pages.empty());
+  for (std::size_t i = 0; i < pages.size() && i < 5; ++i) {
+    const auto r = api.post("/v2/scrape", {{"url", pages[i]}, {"formats", {"markdown", "links"}}});
+    INFO(pages[i]);
+    CHECK(r.status == 200);
+    CHECK(r.body["data"]["metadata"]["statusCode"].is_number_integer());
+  }
+}
