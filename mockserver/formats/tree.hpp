@@ -1,0 +1,58 @@
+#pragma once
+
+// Internal: the page's DOM as the model-made formats walk it. content::Document keeps its tree
+// private, so the formats parse the same bytes again with the same parser: node ids (pre-order
+// positions) are therefore the same in every tree made from one Document.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "content/document.hpp"
+#include "content/dom.hpp"
+#include "content/url.hpp"
+
+namespace webdata::mock::formats::detail {
+
+namespace dom = content::dom;
+
+/// A parsed HTML tree plus the base URL its relative references resolve against.
+struct Html {
+  dom::Tree tree;
+  std::optional<content::url::Url> base;
+
+  /// An attribute URL made absolute (non-http schemes stay as written).
+  std::string absolute(std::string_view reference) const;
+};
+
+/// The whole page as fetched (head included): for selectors, CSS, logos and layout.
+Html parse_page(const content::Document& doc);
+/// The cleaned content of the page under `options` (main content, tags, ads): for evidence.
+Html parse_content(const content::Document& doc, const content::Options& options);
+
+/// Text of a subtree with whitespace collapsed, skipping script/style/template/noscript.
+std::string text_of(const dom::Node& node);
+/// True for elements whose text is never shown (script, style, head, hidden...).
+bool is_invisible(const dom::Node& node);
+
+/// Every element of the tree matching the selector list, in document order.
+/// Throws content::SelectorError for a selector that does not parse.
+std::vector<const dom::Node*> select_all(const dom::Tree& tree, std::string_view selector);
+
+/// Splits on ASCII whitespace.
+std::vector<std::string> split_words(std::string_view s);
+/// ASCII lower-case words of letters and digits ("Price (USD)" -> price, usd).
+std::vector<std::string> word_tokens(std::string_view s);
+/// Tokens of an identifier: camelCase, snake_case, kebab-case and spaces ("inStock" -> in, stock).
+std::vector<std::string> name_tokens(std::string_view name);
+/// Decodes one UTF-8 code point at s[i]; advances i (invalid bytes give U+FFFD).
+char32_t next_code_point(std::string_view s, std::size_t& i);
+/// Truncates to at most max_bytes without cutting a UTF-8 sequence.
+std::string utf8_prefix(std::string_view s, std::size_t max_bytes);
+std::size_t utf8_length(std::string_view s);
+std::string trim(std::string_view s);
+std::string lower(std::string_view s);
+std::string base64(std::string_view bytes);
+
+}  // namespace webdata::mock::formats::detail
