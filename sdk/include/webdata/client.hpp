@@ -1,0 +1,87 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "webdata/agent.hpp"
+#include "webdata/batch_scrape.hpp"
+#include "webdata/crawl.hpp"
+#include "webdata/document.hpp"
+#include "webdata/jobs.hpp"
+#include "webdata/options.hpp"
+#include "webdata/result.hpp"
+#include "webdata/scrape.hpp"
+#include "webdata/search.hpp"
+
+namespace webdata {
+
+/// The v2 API. One method per endpoint; the per-call options come last. A client is cheap to
+/// copy (copies share one connection pool) and safe to use from several threads at once.
+///
+///     webdata::Client client;  // WEBDATA_API_URL / WEBDATA_API_KEY
+///     webdata::ScrapeRequest req;
+///     req.url = "https://example.com";
+///     auto doc = client.scrape(req).value();
+///     std::cout << doc.markdown.value_or("") << "\n";
+class Client {
+ public:
+  explicit Client(ClientOptions options = {});
+  Client(std::string api_url, std::string api_key);
+
+  /// POST /v2/scrape.
+  Result<Document> scrape(const ScrapeRequest& request, const CallOptions& options = {}) const;
+
+  /// POST /v2/batch/scrape: starts the job and returns its handle.
+  Result<BatchScrapeJob> start_batch_scrape(const BatchScrapeRequest& request,
+                                            const CallOptions& options = {}) const;
+  /// Starts a batch scrape and waits for all its documents (`BatchScrapeJob::wait`).
+  Result<JobStatus> batch_scrape(const BatchScrapeRequest& request,
+                                 const PollingPolicy& policy = {},
+                                 const CallOptions& options = {}) const;
+  /// A handle on an existing batch scrape.
+  BatchScrapeJob batch_scrape_job(std::string id) const;
+  /// GET /v2/batch/scrape/{id}: one chunk.
+  Result<JobStatus> batch_scrape_status(const std::string& id,
+                                        const CallOptions& options = {}) const;
+  /// DELETE /v2/batch/scrape/{id}.
+  Result<JobState> cancel_batch_scrape(const std::string& id,
+                                       const CallOptions& options = {}) const;
+  /// GET /v2/batch/scrape/{id}/errors.
+  Result<JobErrors> batch_scrape_errors(const std::string& id,
+                                        const CallOptions& options = {}) const;
+
+  /// POST /v2/crawl: starts the job and returns its handle.
+  Result<CrawlJob> start_crawl(const CrawlRequest& request, const CallOptions& options = {}) const;
+  /// Starts a crawl and waits for all its documents (`CrawlJob::wait`).
+  Result<JobStatus> crawl(const CrawlRequest& request, const PollingPolicy& policy = {},
+                          const CallOptions& options = {}) const;
+  /// A handle on an existing crawl.
+  CrawlJob crawl_job(std::string id) const;
+  /// GET /v2/crawl/{id}: one chunk.
+  Result<JobStatus> crawl_status(const std::string& id, const CallOptions& options = {}) const;
+  /// DELETE /v2/crawl/{id}.
+  Result<JobState> cancel_crawl(const std::string& id, const CallOptions& options = {}) const;
+  /// GET /v2/crawl/{id}/errors.
+  Result<JobErrors> crawl_errors(const std::string& id, const CallOptions& options = {}) const;
+  /// GET /v2/crawl/active: the team's running crawls.
+  Result<std::vector<ActiveCrawl>> active_crawls(const CallOptions& options = {}) const;
+
+  /// POST /v2/search.
+  Result<SearchResults> search(const SearchRequest& request, const CallOptions& options = {}) const;
+
+  /// POST /v2/agent. Deployments answer at once or with a job id; in the second case this
+  /// polls GET /v2/agent/{id} per `policy` until the agent ends.
+  Result<AgentResult> agent(const AgentRequest& request, const PollingPolicy& policy = {},
+                            const CallOptions& options = {}) const;
+  /// GET /v2/agent/{id}: the state of an agent job.
+  Result<AgentResult> agent_status(const std::string& id, const CallOptions& options = {}) const;
+
+  /// The resolved base URL, e.g. "http://127.0.0.1:3002".
+  const std::string& api_url() const;
+
+ private:
+  std::shared_ptr<const detail::ClientCore> core_;
+};
+
+}  // namespace webdata

@@ -1,0 +1,78 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "webdata/json.hpp"
+#include "webdata/open_enum.hpp"
+
+namespace webdata {
+
+/// v2 format type: markdown, summary, html, rawHtml, links, images, screenshot, json,
+/// changeTracking, branding (open).
+class FormatType : public OpenEnum<FormatType> {
+ public:
+  using OpenEnum::OpenEnum;
+  static FormatType markdown() { return FormatType("markdown"); }
+  static FormatType summary() { return FormatType("summary"); }
+  static FormatType html() { return FormatType("html"); }
+  static FormatType raw_html() { return FormatType("rawHtml"); }
+  static FormatType links() { return FormatType("links"); }
+  static FormatType images() { return FormatType("images"); }
+  static FormatType screenshot() { return FormatType("screenshot"); }
+  static FormatType json() { return FormatType("json"); }
+  static FormatType change_tracking() { return FormatType("changeTracking"); }
+  static FormatType branding() { return FormatType("branding"); }
+};
+
+/// Browser viewport in CSS pixels.
+struct Viewport {
+  int width = 0;
+  int height = 0;
+};
+
+/// One entry of v2 `formats`. Sent as the bare type string when no option is set, otherwise
+/// as an object `{type, ...options}`.
+///
+///     req.formats = {"markdown", "links",
+///                    webdata::FormatEntry::json_extraction(schema, "The price")};
+struct FormatEntry {
+  FormatType type;
+
+  // json
+  std::optional<Json> schema;         ///< json, changeTracking
+  std::optional<std::string> prompt;  ///< json, changeTracking
+
+  // screenshot
+  std::optional<bool> full_page;
+  std::optional<int> quality;
+  std::optional<Viewport> viewport;
+
+  // changeTracking
+  std::optional<std::vector<std::string>> modes;  ///< e.g. "git-diff", "json"
+  std::optional<std::string> tag;
+
+  FormatEntry() = default;
+  FormatEntry(const char* type_name) : type(type_name) {}  // NOLINT(google-explicit-constructor)
+  FormatEntry(std::string type_name)
+      : type(std::move(type_name)) {}                // NOLINT(google-explicit-constructor)
+  FormatEntry(FormatType t) : type(std::move(t)) {}  // NOLINT(google-explicit-constructor)
+
+  /// `{type: json, schema?, prompt?}`.
+  static FormatEntry json_extraction(std::optional<Json> schema,
+                                     std::optional<std::string> prompt = std::nullopt);
+  /// `{type: screenshot, fullPage?, quality?, viewport?}`.
+  static FormatEntry screenshot(std::optional<bool> full_page, std::optional<int> quality = {},
+                                std::optional<Viewport> viewport = {});
+  /// `{type: changeTracking, modes?, schema?, prompt?, tag?}`.
+  static FormatEntry change_tracking(std::optional<std::vector<std::string>> modes,
+                                     std::optional<Json> schema = {},
+                                     std::optional<std::string> prompt = {},
+                                     std::optional<std::string> tag = {});
+
+  /// True when the entry carries options (and is therefore sent as an object).
+  bool has_options() const;
+};
+
+}  // namespace webdata

@@ -1,0 +1,63 @@
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "webdata/actions.hpp"
+#include "webdata/formats.hpp"
+#include "webdata/location.hpp"
+#include "webdata/open_enum.hpp"
+
+namespace webdata {
+
+/// One entry of `parsers`: `"pdf"`, or `{type: "pdf", maxPages}` when `max_pages` is set.
+struct Parser {
+  std::string type = "pdf";
+  std::optional<int> max_pages;
+
+  Parser() = default;
+  Parser(const char* parser_type) : type(parser_type) {}  // NOLINT(google-explicit-constructor)
+  Parser(std::string parser_type)
+      : type(std::move(parser_type)) {}  // NOLINT(google-explicit-constructor)
+};
+
+/// v2 scrape options: the body of POST /v2/scrape without `url`, shared by batch scrape,
+/// crawl `scrapeOptions` and search `scrapeOptions`. Every field is optional: an unset field
+/// is not sent and the service default applies (shown in each comment).
+struct ScrapeOptions {
+  std::optional<std::vector<FormatEntry>> formats;  ///< default: markdown
+  std::optional<bool> only_main_content;            ///< default true
+  std::optional<std::vector<std::string>> include_tags;
+  std::optional<std::vector<std::string>> exclude_tags;
+  std::optional<std::chrono::milliseconds> max_age;  ///< default 2 days
+  std::optional<std::map<std::string, std::string>> headers;
+  std::optional<std::chrono::milliseconds> wait_for;  ///< default 0
+  std::optional<bool> mobile;                         ///< default false
+  std::optional<bool> skip_tls_verification;          ///< default true
+  std::optional<std::chrono::milliseconds> timeout;   ///< default 30 s, max 300 s
+  /// default {"pdf"}; empty: PDFs come back base64-encoded.
+  std::optional<std::vector<Parser>> parsers;
+  std::optional<std::vector<Action>> actions;
+  std::optional<Location> location;
+  std::optional<bool> remove_base64_images;  ///< default true
+  std::optional<bool> block_ads;             ///< default true
+  std::optional<ProxyMode> proxy;            ///< default auto
+  std::optional<bool> store_in_cache;        ///< default true
+  std::optional<bool> zero_data_retention;   ///< default false
+  std::optional<std::string> origin;         ///< Accepted by every endpoint; names the caller.
+  std::optional<std::string> integration;    ///< Accepted by every endpoint.
+};
+
+/// POST /v2/scrape.
+///
+///     webdata::ScrapeRequest req;
+///     req.url = "https://example.com";
+///     req.formats = {"markdown", "links"};
+struct ScrapeRequest : ScrapeOptions {
+  std::string url;
+};
+
+}  // namespace webdata

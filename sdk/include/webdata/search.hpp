@@ -1,0 +1,104 @@
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "webdata/metadata.hpp"
+#include "webdata/open_enum.hpp"
+#include "webdata/scrape.hpp"
+
+namespace webdata {
+
+/// Search source: web, images, news (open).
+class SearchSource : public OpenEnum<SearchSource> {
+ public:
+  using OpenEnum::OpenEnum;
+  static SearchSource web() { return SearchSource("web"); }
+  static SearchSource images() { return SearchSource("images"); }
+  static SearchSource news() { return SearchSource("news"); }
+};
+
+/// Search category: github, research, pdf (open).
+class SearchCategory : public OpenEnum<SearchCategory> {
+ public:
+  using OpenEnum::OpenEnum;
+  static SearchCategory github() { return SearchCategory("github"); }
+  static SearchCategory research() { return SearchCategory("research"); }
+  static SearchCategory pdf() { return SearchCategory("pdf"); }
+};
+
+/// POST /v2/search. `query` supports the operators "...", -, site:, filetype:, inurl:,
+/// allinurl:, intitle:, allintitle:, related:, imagesize:, larger:.
+struct SearchRequest {
+  std::string query;
+  std::optional<int> limit;                          ///< 1..100 per source, default 5
+  std::optional<std::vector<SearchSource>> sources;  ///< default {web}
+  std::optional<std::vector<SearchCategory>> categories;
+  std::optional<std::string> tbs;       ///< "qdr:d", or "cdr:1,cd_min:MM/DD/YYYY,cd_max:..."
+  std::optional<std::string> location;  ///< e.g. "Berlin,Germany"
+  std::optional<std::string> country;   ///< ISO code, default US
+  std::optional<std::chrono::milliseconds> timeout;  ///< default 60 s
+  std::optional<bool> ignore_invalid_urls;
+  std::optional<ScrapeOptions> scrape_options;
+  std::optional<std::string> origin;
+  std::optional<std::string> integration;
+};
+
+/// A web result; the scrape outputs are present when scrapeOptions asked for them.
+struct WebResult {
+  std::string url;
+  std::optional<std::string> title;
+  std::optional<std::string> description;
+  std::optional<std::string> category;  ///< The category that produced the result.
+  std::optional<int> position;
+  std::optional<std::string> markdown;
+  std::optional<std::string> html;
+  std::optional<std::string> raw_html;
+  std::optional<std::vector<std::string>> links;
+  std::optional<std::string> screenshot;
+  std::optional<Metadata> metadata;
+  Extras extras;
+};
+
+struct ImageResult {
+  std::optional<std::string> title;
+  std::optional<std::string> image_url;
+  std::optional<int> image_width;
+  std::optional<int> image_height;
+  std::optional<std::string> url;
+  std::optional<int> position;
+  Extras extras;
+};
+
+struct NewsResult {
+  std::optional<std::string> title;
+  std::optional<std::string> snippet;
+  std::optional<std::string> url;
+  std::optional<std::string> date;  ///< As the source gives it, often relative ("2 hours ago").
+  std::optional<std::string> image_url;
+  std::optional<int> position;
+  std::optional<std::string> category;
+  std::optional<std::string> markdown;
+  std::optional<std::string> html;
+  std::optional<std::string> raw_html;
+  std::optional<std::vector<std::string>> links;
+  std::optional<std::string> screenshot;
+  std::optional<Metadata> metadata;
+  Extras extras;
+};
+
+/// Answer of POST /v2/search: only the requested sources are present.
+struct SearchResults {
+  std::optional<bool> success;
+  std::optional<std::vector<WebResult>> web;
+  std::optional<std::vector<ImageResult>> images;
+  std::optional<std::vector<NewsResult>> news;
+  std::optional<std::string> warning;
+  std::optional<std::string> id;
+  std::optional<int> credits_used;
+  Extras extras;  ///< Unknown keys of the response and of its `data` (prefixed `data.`).
+};
+
+}  // namespace webdata

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "webdata/json.hpp"
+#include "webdata/open_enum.hpp"
+
+namespace webdata {
+
+/// Event filter of a webhook: started, page, completed, failed (open).
+class WebhookEventKind : public OpenEnum<WebhookEventKind> {
+ public:
+  using OpenEnum::OpenEnum;
+  static WebhookEventKind started() { return WebhookEventKind("started"); }
+  static WebhookEventKind page() { return WebhookEventKind("page"); }
+  static WebhookEventKind completed() { return WebhookEventKind("completed"); }
+  static WebhookEventKind failed() { return WebhookEventKind("failed"); }
+};
+
+/// Webhook of a crawl or batch scrape. Sent as the bare URL string when only `url` is set,
+/// otherwise as `{url, headers?, metadata?, events?}`.
+struct WebhookSpec {
+  std::string url;
+  std::optional<std::map<std::string, std::string>> headers;
+  /// Free-form object echoed back in every delivery as `metadata`, e.g.
+  /// `webdata::Json::object(std::map<std::string, std::string>{{"run", "42"}})`.
+  std::optional<Json> metadata;
+  /// Default (unset): every event.
+  std::optional<std::vector<WebhookEventKind>> events;
+
+  WebhookSpec() = default;
+  WebhookSpec(std::string receiver_url)
+      : url(std::move(receiver_url)) {}  // NOLINT(google-explicit-constructor)
+  WebhookSpec(const char* receiver_url)
+      : url(receiver_url) {}  // NOLINT(google-explicit-constructor)
+};
+
+}  // namespace webdata

@@ -1,0 +1,344 @@
+#include "webdata/client.hpp"
+
+#include "client_core.hpp"
+#include "webdata/v1/client.hpp"
+
+namespace webdata {
+namespace {
+
+using detail::Call;
+using detail::ClientCore;
+
+// How much longer than the service's own scrape timeout the HTTP request may take.
+constexpr std::chrono::seconds kScrapeTimeoutMargin{10};
+
+ClientOptions with_url_and_key(std::string api_url, std::string api_key) {
+  ClientOptions options;
+  options.api_url = std::move(api_url);
+  options.api_key = std::move(api_key);
+  return options;
+}
+
+Result<Document> scrape_call(const ClientCore& core, const char* path, std::string body,
+                             std::optional<std::chrono::milliseconds> scrape_timeout,
+                             const CallOptions& options) {
+  Call call;
+  call.method = "POST";
+  call.target = path;
+  call.body = std::move(body);
+  if (scrape_timeout) call.min_timeout = *scrape_timeout + kScrapeTimeoutMargin;
+  auto tree = core.execute_json(call, options, core.deadline_for(options));
+  if (!tree.ok()) return tree.error();
+  if (!tree->is_object() || !tree->contains("data")) {
+    Error err;
+    err.kind = ErrorKind::kParse;
+    err.message = "scrape response has no `data`";
+    err.raw_body = detail::dump(*tree).substr(0, 4096);
+    return err;
+  }
+  auto doc = detail::decode_tree<Document>((*tree)["data"], "scrape document");
+  if (doc.ok() && !doc->warning && tree->contains("warning") && (*tree)["warning"].is_string()) {
+    doc->warning = (*tree)["warning"].get<std::string>();
+  }
+  return doc;
+}
+
+Result<JobStarted> start_job(const ClientCore& core, const std::string& path, std::string body,
+                             const CallOptions& options) {
+  Call call;
+  call.method = "POST";
+  call.target = path;
+  call.body = std::move(body);
+  call.creates_job = true;
+  auto started = detail::decode_response<JobStarted>(
+      core.execute_json(call, options, core.deadline_for(options)), "job start answer");
+  if (started.ok() && started->id.empty()) {
+    Error err;
+    err.kind = ErrorKind::kParse;
+    err.message = "job start answer has no `id`";
+    return err;
+  }
+  return started;
+}
+
+Result<std::vector<ActiveCrawl>> active(const ClientCore& core, const std::string& path,
+                                        const CallOptions& options) {
+  Call call;
+  call.target = path;
+  auto tree = core.execute_json(call, options, core.deadline_for(options));
+  if (!tree.ok()) return tree.error();
+  if (!tree->is_object() || !tree->contains("crawls")) {
+    Error err;
+    err.kind = ErrorKind::kParse;
+    err.message = "active crawls answer has no `crawls`";
+    return err;
+  }
+  return detail::decode_tree<std::vector<ActiveCrawl>>((*tree)["crawls"], "active crawls");
+}
+
+template <class JobT>
+Result<JobStatus> run_to_end(const Result<JobT>& job, const PollingPolicy& policy,
+                             const CallOptions& options) {
+  if (!job.ok()) return job.error();
+  // The start call's key must not travel to the status calls (they are GETs anyway).
+  CallOptions follow = options;
+  follow.idempotency_key.reset();
+  return job->wait(policy, follow);
+}
+
+}  // namespace
+
+Client::Client(ClientOptions options)
+    : core_(std::make_shared<const ClientCore>(std::move(options))) {}
+Client::Client(std::string api_url, std::string api_key)
+    : Client(with_url_and_key(std::move(api_url), std::move(api_key))) {}
+
+const std::string& Client::api_url() const {
+  return core_->api_url();
+}
+
+Result<Document> Client::scrape(const ScrapeRequest& request, const CallOptions& options) const {
+  return scrape_call(*core_, "/v2/scrape", detail::dump(detail::encode(request)), request.timeout,
+                     options);
+}
+
+Result<BatchScrapeJob> Client::start_batch_scrape(const BatchScrapeRequest& request,
+                                                  const CallOptions& options) const {
+  auto started =
+      start_job(*core_, "/v2/batch/scrape", detail::dump(detail::encode(request)), options);
+  if (!started.ok()) return started.error();
+  return BatchScrapeJob(core_, "v2", std::move(*started));
+}
+
+Result<JobStatus> Client::batch_scrape(const BatchScrapeRequest& request,
+                                       const PollingPolicy& policy,
+                                       const CallOptions& options) const {
+  return run_to_end(start_batch_scrape(request, options), policy, options);
+}
+
+BatchScrapeJob Client::batch_scrape_job(std::string id) const {
+  JobStarted started;
+  started.id = std::move(id);
+  return BatchScrapeJob(core_, "v2", std::move(started));
+}
+
+Result<JobStatus> Client::batch_scrape_status(const std::string& id,
+                                              const CallOptions& options) const {
+  return batch_scrape_job(id).status(options);
+}
+
+Result<JobState> Client::cancel_batch_scrape(const std::string& id,
+                                             const CallOptions& options) const {
+  return batch_scrape_job(id).cancel(options);
+}
+
+Result<JobErrors> Client::batch_scrape_errors(const std::string& id,
+                                              const CallOptions& options) const {
+  return batch_scrape_job(id).errors(options);
+}
+
+Result<CrawlJob> Client::start_crawl(const CrawlRequest& request,
+                                     const CallOptions& options) const {
+  auto started = start_job(*core_, "/v2/crawl", detail::dump(detail::encode(request)), options);
+  if (!started.ok()) return started.error();
+  return CrawlJob(core_, "v2", std::move(*started));
+}
+
+Result<JobStatus> Client::crawl(const CrawlRequest& request, const PollingPolicy& policy,
+                                const CallOptions& options) const {
+  return run_to_end(start_crawl(request, options), policy, options);
+}
+
+CrawlJob Client::crawl_job(std::string id) const {
+  JobStarted started;
+  started.id = std::move(id);
+  return CrawlJob(core_, "v2", std::move(started));
+}
+
+Result<JobStatus> Client::crawl_status(const std::string& id, const CallOptions& options) const {
+  return crawl_job(id).status(options);
+}
+
+Result<JobState> Client::cancel_crawl(const std::string& id, const CallOptions& options) const {
+  return crawl_job(id).cancel(options);
+}
+
+Result<JobErrors> Client::crawl_errors(const std::string& id, const CallOptions& options) const {
+  return crawl_job(id).errors(options);
+}
+
+Result<std::vector<ActiveCrawl>> Client::active_crawls(const CallOptions& options) const {
+  return active(*core_, "/v2/crawl/active", options);
+}
+
+Result<SearchResults> Client::search(const SearchRequest& request,
+                                     const CallOptions& options) const {
+  Call call;
+  call.method = "POST";
+  call.target = "/v2/search";
+  call.body = detail::dump(detail::encode(request));
+  if (request.timeout) call.min_timeout = *request.timeout + kScrapeTimeoutMargin;
+  return detail::decode_response<SearchResults>(
+      core_->execute_json(call, options, core_->deadline_for(options)), "search results");
+}
+
+Result<AgentResult> Client::agent(const AgentRequest& request, const PollingPolicy& policy,
+                                  const CallOptions& options) const {
+  Call call;
+  call.method = "POST";
+  call.target = "/v2/agent";
+  call.body = detail::dump(detail::encode(request));
+  call.creates_job = true;
+  const detail::Deadline deadline = core_->deadline_for(options);
+  auto first = detail::decode_response<AgentResult>(core_->execute_json(call, options, deadline),
+                                                    "agent answer");
+  if (!first.ok()) return first;
+  const bool synchronous = !first->id || !first->result.is_null() || !first->sources.empty();
+  if (synchronous) {
+    if (first->status.empty()) first->status = JobState::completed();
+    return first;
+  }
+  // The job form: poll until the agent ends.
+  CallOptions follow = options;
+  follow.idempotency_key.reset();
+  if (!follow.deadline) follow.deadline = deadline;
+  detail::Deadline stop = deadline;
+  if (policy.max_wait) {
+    const auto end = core_->clock().now() + *policy.max_wait;
+    stop = stop ? std::min(*stop, end) : end;
+  }
+  AgentResult current = std::move(*first);
+  while (!current.status.is_terminal()) {
+    if (policy.cancel.cancelled()) {
+      Error err;
+      err.kind = ErrorKind::kCancelled;
+      err.message = "agent " + *current.id + " cancelled by the caller";
+      return err;
+    }
+    auto delay = policy.interval;
+    if (stop) {
+      const auto now = core_->clock().now();
+      if (now >= *stop) {
+        Error err;
+        err.kind = ErrorKind::kTimeout;
+        err.message = "agent " + *current.id + " did not end within the time allowed";
+        err.retryable = true;
+        return err;
+      }
+      delay = std::min(delay, std::chrono::duration_cast<std::chrono::milliseconds>(*stop - now));
+    }
+    core_->clock().sleep_for(delay, policy.cancel);
+    const std::string id = *current.id;
+    auto next = agent_status(id, follow);
+    if (!next.ok()) return next;
+    current = std::move(*next);
+    if (!current.id) current.id = id;
+  }
+  return current;
+}
+
+Result<AgentResult> Client::agent_status(const std::string& id, const CallOptions& options) const {
+  Call call;
+  call.target = "/v2/agent/" + detail::escape_segment(id);
+  return detail::decode_response<AgentResult>(
+      core_->execute_json(call, options, core_->deadline_for(options)), "agent status");
+}
+
+namespace v1 {
+
+Client::Client(ClientOptions options)
+    : core_(std::make_shared<const ClientCore>(std::move(options))) {}
+Client::Client(std::string api_url, std::string api_key)
+    : Client(with_url_and_key(std::move(api_url), std::move(api_key))) {}
+
+const std::string& Client::api_url() const {
+  return core_->api_url();
+}
+
+Result<Document> Client::scrape(const ScrapeRequest& request, const CallOptions& options) const {
+  return scrape_call(*core_, "/v1/scrape", detail::dump(detail::encode(request)), request.timeout,
+                     options);
+}
+
+Result<BatchScrapeJob> Client::start_batch_scrape(const BatchScrapeRequest& request,
+                                                  const CallOptions& options) const {
+  auto started =
+      start_job(*core_, "/v1/batch/scrape", detail::dump(detail::encode(request)), options);
+  if (!started.ok()) return started.error();
+  return BatchScrapeJob(core_, "v1", std::move(*started));
+}
+
+Result<JobStatus> Client::batch_scrape(const BatchScrapeRequest& request,
+                                       const PollingPolicy& policy,
+                                       const CallOptions& options) const {
+  return run_to_end(start_batch_scrape(request, options), policy, options);
+}
+
+BatchScrapeJob Client::batch_scrape_job(std::string id) const {
+  JobStarted started;
+  started.id = std::move(id);
+  return BatchScrapeJob(core_, "v1", std::move(started));
+}
+
+Result<JobStatus> Client::batch_scrape_status(const std::string& id,
+                                              const CallOptions& options) const {
+  return batch_scrape_job(id).status(options);
+}
+
+Result<JobState> Client::cancel_batch_scrape(const std::string& id,
+                                             const CallOptions& options) const {
+  return batch_scrape_job(id).cancel(options);
+}
+
+Result<JobErrors> Client::batch_scrape_errors(const std::string& id,
+                                              const CallOptions& options) const {
+  return batch_scrape_job(id).errors(options);
+}
+
+Result<CrawlJob> Client::start_crawl(const CrawlRequest& request,
+                                     const CallOptions& options) const {
+  auto started = start_job(*core_, "/v1/crawl", detail::dump(detail::encode(request)), options);
+  if (!started.ok()) return started.error();
+  return CrawlJob(core_, "v1", std::move(*started));
+}
+
+Result<JobStatus> Client::crawl(const CrawlRequest& request, const PollingPolicy& policy,
+                                const CallOptions& options) const {
+  return run_to_end(start_crawl(request, options), policy, options);
+}
+
+CrawlJob Client::crawl_job(std::string id) const {
+  JobStarted started;
+  started.id = std::move(id);
+  return CrawlJob(core_, "v1", std::move(started));
+}
+
+Result<JobStatus> Client::crawl_status(const std::string& id, const CallOptions& options) const {
+  return crawl_job(id).status(options);
+}
+
+Result<JobState> Client::cancel_crawl(const std::string& id, const CallOptions& options) const {
+  return crawl_job(id).cancel(options);
+}
+
+Result<JobErrors> Client::crawl_errors(const std::string& id, const CallOptions& options) const {
+  return crawl_job(id).errors(options);
+}
+
+Result<std::vector<ActiveCrawl>> Client::active_crawls(const CallOptions& options) const {
+  return active(*core_, "/v1/crawl/active", options);
+}
+
+Result<SearchResults> Client::search(const SearchRequest& request,
+                                     const CallOptions& options) const {
+  Call call;
+  call.method = "POST";
+  call.target = "/v1/search";
+  call.body = detail::dump(detail::encode(request));
+  if (request.timeout) call.min_timeout = *request.timeout + kScrapeTimeoutMargin;
+  return detail::decode_response<SearchResults>(
+      core_->execute_json(call, options, core_->deadline_for(options)), "search results");
+}
+
+}  // namespace v1
+}  // namespace webdata

@@ -1,0 +1,73 @@
+#pragma once
+
+// What every client and job handle shares: configuration, transport, clock, and the one
+// function that performs an HTTP call with auth, timeouts, deadline and retries.
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include "codec.hpp"
+#include "webdata/options.hpp"
+#include "webdata/transport.hpp"
+
+namespace webdata::detail {
+
+struct Call {
+  std::string method = "GET";
+  std::string target;  ///< A path ("/v2/scrape") or an absolute URL already resolved.
+  std::string body;    ///< JSON; empty for none.
+  bool creates_job = false;
+  /// Per-request timeout floor (a scrape asking the service for a long `timeout`).
+  std::optional<std::chrono::milliseconds> min_timeout;
+};
+
+using Deadline = std::optional<Clock::TimePoint>;
+
+class ClientCore {
+ public:
+  explicit ClientCore(ClientOptions options);
+
+  const std::string& api_url() const { return base_url_; }
+  const Clock& clock() const { return *options_.clock; }
+
+  /// The end of a call started now: the earlier of `deadline` and now + `total_timeout`.
+  Deadline deadline_for(const CallOptions& options) const;
+
+  /// One call: its HTTP requests (the first and any retries). A 2xx answer is returned, every
+  /// other outcome is an `Error`.
+  Result<HttpResponse> execute(const Call& call, const CallOptions& options,
+                               Deadline deadline) const;
+
+  /// `execute`, then the body as a JSON tree; a 2xx `success: false` body is an error too.
+  Result<json> execute_json(const Call& call, const CallOptions& options, Deadline deadline) const;
+
+  /// A `next` address made safe to follow: its path from the version prefix on, appended to the
+  /// configured base URL, so credentials never go to another origin.
+  Result<std::string> resolve_next(const std::string& next) const;
+
+ private:
+  std::chrono::milliseconds backoff(const RetryPolicy& policy, int attempt) const;
+
+  ClientOptions options_;
+  std::string base_url_;
+};
+
+/// Builds the `Error` of a non-2xx answer from its body (`error`, `code`, `details`).
+Error http_error(const HttpResponse& response);
+
+/// `Retry-After` as a delay: delta-seconds or an HTTP-date.
+std::optional<std::chrono::milliseconds> parse_retry_after(const std::string& value);
+
+/// Percent-encodes a path segment (job ids come from callers).
+std::string escape_segment(const std::string& segment);
+
+/// JSON text of a request body.
+std::string dump(const json& j);
+
+template <class T>
+Result<T> decode_response(const Result<json>& tree, const char* what) {
+  if (!tree.ok()) return tree.error();
+  return decode_tree<T>(*tree, what);
+}
+
+}  // namespace webdata::detail

@@ -1,0 +1,282 @@
+#pragma once
+
+// JSON mapping of every model: `encode(model) -> nlohmann::json` and
+// `decode(json, model&, path)`. Internal to the SDK; public headers never see nlohmann.
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "webdata/agent.hpp"
+#include "webdata/batch_scrape.hpp"
+#include "webdata/crawl.hpp"
+#include "webdata/document.hpp"
+#include "webdata/job_status.hpp"
+#include "webdata/search.hpp"
+#include "webdata/v1/crawl.hpp"
+#include "webdata/v1/scrape.hpp"
+#include "webdata/v1/search.hpp"
+#include "webdata/webhooks.hpp"
+
+namespace webdata::detail {
+
+using nlohmann::json;
+
+/// Where in a document a value sits, for error messages; a chain of stack frames, so building
+/// one costs nothing until an error is reported.
+struct Path {
+  const Path* parent = nullptr;
+  const char* key = nullptr;  ///< nullptr: an array index
+  std::size_t index = 0;
+
+  Path child(const char* k) const { return Path{this, k, 0}; }
+  Path at(std::size_t i) const { return Path{this, nullptr, i}; }
+  std::string str() const;
+};
+
+/// A response did not have the shape of its model.
+class ParseError : public std::runtime_error {
+ public:
+  ParseError(const Path& path, const std::string& what);
+};
+
+[[noreturn]] void fail(const Path& path, const std::string& what);
+const char* type_name(const json& j);
+
+// Scalars.
+void decode(const json& j, std::string& out, const Path& p);
+void decode(const json& j, bool& out, const Path& p);
+void decode(const json& j, int& out, const Path& p);
+void decode(const json& j, long long& out, const Path& p);
+void decode(const json& j, double& out, const Path& p);
+void decode(const json& j, Json& out, const Path& p);
+void decode(const json& j, std::chrono::milliseconds& out, const Path& p);
+void decode(const json& j, Timestamp& out, const Path& p);
+json encode(const std::string& v);
+json encode(bool v);
+json encode(int v);
+json encode(long long v);
+json encode(double v);
+json encode(const Json& v);
+json encode(std::chrono::milliseconds v);
+json encode(const Timestamp& v);
+
+/// Parses SDK-made or validated JSON text back into a tree.
+json to_tree(const Json& v);
+Json from_tree(const json& j);
+
+template <class E>
+using IfOpenEnum = std::enable_if_t<std::is_base_of_v<OpenEnum<E>, E>, int>;
+
+template <class E, IfOpenEnum<E> = 0>
+void decode(const json& j, E& out, const Path& p) {
+  if (!j.is_string()) fail(p, std::string("expected a string, got ") + type_name(j));
+  out = E(j.get<std::string>());
+}
+template <class E, IfOpenEnum<E> = 0>
+json encode(const E& v) {
+  return v.value();
+}
+
+// Models (declared before the container templates so that these find them).
+#define WEBDATA_CODEC(T)                             \
+  void decode(const json& j, T& out, const Path& p); \
+  json encode(const T& v);
+WEBDATA_CODEC(Viewport)
+WEBDATA_CODEC(FormatEntry)
+WEBDATA_CODEC(Action)
+WEBDATA_CODEC(Location)
+WEBDATA_CODEC(WebhookSpec)
+WEBDATA_CODEC(Parser)
+WEBDATA_CODEC(ScrapeOptions)
+WEBDATA_CODEC(ScrapeRequest)
+WEBDATA_CODEC(BatchScrapeRequest)
+WEBDATA_CODEC(CrawlRequest)
+WEBDATA_CODEC(SearchRequest)
+WEBDATA_CODEC(AgentRequest)
+WEBDATA_CODEC(Metadata)
+WEBDATA_CODEC(ChangeTracking)
+WEBDATA_CODEC(ActionScrape)
+WEBDATA_CODEC(JavascriptReturn)
+WEBDATA_CODEC(ActionsResult)
+WEBDATA_CODEC(Document)
+WEBDATA_CODEC(WebResult)
+WEBDATA_CODEC(ImageResult)
+WEBDATA_CODEC(NewsResult)
+WEBDATA_CODEC(SearchResults)
+WEBDATA_CODEC(JobStarted)
+WEBDATA_CODEC(JobStatus)
+WEBDATA_CODEC(JobError)
+WEBDATA_CODEC(JobErrors)
+WEBDATA_CODEC(ActiveCrawl)
+WEBDATA_CODEC(AgentResult)
+WEBDATA_CODEC(webhooks::Event)
+WEBDATA_CODEC(v1::JsonOptions)
+WEBDATA_CODEC(v1::ChangeTrackingOptions)
+WEBDATA_CODEC(v1::ScrapeOptions)
+WEBDATA_CODEC(v1::ScrapeRequest)
+WEBDATA_CODEC(v1::BatchScrapeRequest)
+WEBDATA_CODEC(v1::CrawlRequest)
+WEBDATA_CODEC(v1::SearchRequest)
+WEBDATA_CODEC(v1::SearchResults)
+#undef WEBDATA_CODEC
+
+template <class T>
+void decode(const json& j, std::optional<T>& out, const Path& p) {
+  if (j.is_null()) {
+    out.reset();
+    return;
+  }
+  T value{};
+  decode(j, value, p);
+  out = std::move(value);
+}
+
+template <class T>
+void decode(const json& j, std::vector<T>& out, const Path& p) {
+  if (!j.is_array()) fail(p, std::string("expected an array, got ") + type_name(j));
+  out.clear();
+  out.reserve(j.size());
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    T value{};
+    decode(j[i], value, p.at(i));
+    out.push_back(std::move(value));
+  }
+}
+
+template <class T>
+void decode(const json& j, std::map<std::string, T>& out, const Path& p) {
+  if (!j.is_object()) fail(p, std::string("expected an object, got ") + type_name(j));
+  out.clear();
+  for (const auto& [key, value] : j.items()) {
+    T item{};
+    decode(value, item, p.child(key.c_str()));
+    out.emplace(key, std::move(item));
+  }
+}
+
+template <class T>
+json encode(const std::vector<T>& v) {
+  json out = json::array();
+  for (const auto& item : v) out.push_back(encode(item));
+  return out;
+}
+
+template <class T>
+json encode(const std::map<std::string, T>& v) {
+  json out = json::object();
+  for (const auto& [key, item] : v) out[key] = encode(item);
+  return out;
+}
+
+/// Reads the members of one JSON object into a model and remembers which keys it used, so the
+/// rest can be kept as extras.
+class Reader {
+ public:
+  Reader(const json& j, const Path& p) : j_(j), path_(p) {
+    if (!j.is_object()) fail(p, std::string("expected an object, got ") + type_name(j));
+  }
+
+  /// Absent or null: left unset.
+  template <class T>
+  void opt(const char* key, std::optional<T>& out) {
+    if (const json* v = find(key); v != nullptr) decode(*v, out, path_.child(key));
+  }
+  /// Absent or null: the model's default stays.
+  template <class T>
+  void val(const char* key, T& out) {
+    if (const json* v = find(key); v != nullptr && !v->is_null()) decode(*v, out, path_.child(key));
+  }
+  /// Absent: a parse error.
+  template <class T>
+  void req(const char* key, T& out) {
+    const json* v = find(key);
+    if (v == nullptr) fail(path_, std::string("missing required key \"") + key + "\"");
+    decode(*v, out, path_.child(key));
+  }
+  template <class T>
+  void operator()(const char* key, std::optional<T>& out) {
+    opt(key, out);
+  }
+  template <class T>
+  void operator()(const char* key, T& out) {
+    val(key, out);
+  }
+  /// Marks a key as handled without reading it.
+  void skip(const char* key) { seen_.push_back(key); }
+  const json* find(const char* key) {
+    seen_.push_back(key);
+    auto it = j_.find(key);
+    return it == j_.end() ? nullptr : &*it;
+  }
+  bool seen(const std::string& key) const {
+    for (const char* k : seen_) {
+      if (key == k) return true;
+    }
+    return false;
+  }
+  /// Every member not read so far.
+  void rest(Extras& out) const {
+    for (const auto& [key, value] : j_.items()) {
+      if (!seen(key)) out[key] = from_tree(value);
+    }
+  }
+
+ private:
+  const json& j_;
+  const Path& path_;
+  std::vector<const char*> seen_;
+};
+
+/// Writes members of one JSON object, leaving unset optionals out.
+class Writer {
+ public:
+  template <class T>
+  void opt(const char* key, const std::optional<T>& v) {
+    if (v) out[key] = encode(*v);
+  }
+  template <class T>
+  void val(const char* key, const T& v) {
+    out[key] = encode(v);
+  }
+  template <class T>
+  void operator()(const char* key, const std::optional<T>& v) {
+    opt(key, v);
+  }
+  template <class T>
+  void operator()(const char* key, const T& v) {
+    val(key, v);
+  }
+  void extras(const Extras& extras) {
+    for (const auto& [key, value] : extras) {
+      if (!out.contains(key)) out[key] = to_tree(value);
+    }
+  }
+  json out = json::object();
+};
+
+/// Parses a response body into a tree; a kParse error for anything that is not JSON.
+Result<json> parse_body(const std::string& body);
+
+/// Decodes a tree into a model, turning shape errors into kParse errors naming the path.
+template <class T>
+Result<T> decode_tree(const json& j, const char* what) {
+  try {
+    T out{};
+    decode(j, out, Path{});
+    return out;
+  } catch (const ParseError& e) {
+    Error err;
+    err.kind = ErrorKind::kParse;
+    err.message = std::string("unexpected ") + what + ": " + e.what();
+    return err;
+  }
+}
+
+}  // namespace webdata::detail

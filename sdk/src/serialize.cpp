@@ -1,0 +1,62 @@
+#include "webdata/serialize.hpp"
+
+#include "codec.hpp"
+
+namespace webdata {
+
+template <class T>
+Json to_json(const T& value) {
+  return detail::from_tree(detail::encode(value));
+}
+
+template <class T>
+Result<T> from_json(std::string_view json_text) {
+  auto tree = detail::json::parse(json_text.begin(), json_text.end(), nullptr, false);
+  if (tree.is_discarded()) {
+    Error err;
+    err.kind = ErrorKind::kParse;
+    err.message = "not valid JSON text";
+    return err;
+  }
+  return detail::decode_tree<T>(tree, "JSON");
+}
+
+#define WEBDATA_SERIALIZE(T)                \
+  template Json to_json<T>(const T& value); \
+  template Result<T> from_json<T>(std::string_view json_text);
+WEBDATA_SERIALIZE(FormatEntry)
+WEBDATA_SERIALIZE(Action)
+WEBDATA_SERIALIZE(Location)
+WEBDATA_SERIALIZE(WebhookSpec)
+WEBDATA_SERIALIZE(ScrapeOptions)
+WEBDATA_SERIALIZE(ScrapeRequest)
+WEBDATA_SERIALIZE(BatchScrapeRequest)
+WEBDATA_SERIALIZE(CrawlRequest)
+WEBDATA_SERIALIZE(SearchRequest)
+WEBDATA_SERIALIZE(AgentRequest)
+WEBDATA_SERIALIZE(Metadata)
+WEBDATA_SERIALIZE(ChangeTracking)
+WEBDATA_SERIALIZE(ActionsResult)
+WEBDATA_SERIALIZE(Document)
+WEBDATA_SERIALIZE(WebResult)
+WEBDATA_SERIALIZE(ImageResult)
+WEBDATA_SERIALIZE(NewsResult)
+WEBDATA_SERIALIZE(SearchResults)
+WEBDATA_SERIALIZE(JobStarted)
+WEBDATA_SERIALIZE(JobStatus)
+WEBDATA_SERIALIZE(JobError)
+WEBDATA_SERIALIZE(JobErrors)
+WEBDATA_SERIALIZE(ActiveCrawl)
+WEBDATA_SERIALIZE(AgentResult)
+WEBDATA_SERIALIZE(webhooks::Event)
+WEBDATA_SERIALIZE(v1::JsonOptions)
+WEBDATA_SERIALIZE(v1::ChangeTrackingOptions)
+WEBDATA_SERIALIZE(v1::ScrapeOptions)
+WEBDATA_SERIALIZE(v1::ScrapeRequest)
+WEBDATA_SERIALIZE(v1::BatchScrapeRequest)
+WEBDATA_SERIALIZE(v1::CrawlRequest)
+WEBDATA_SERIALIZE(v1::SearchRequest)
+WEBDATA_SERIALIZE(v1::SearchResults)
+#undef WEBDATA_SERIALIZE
+
+}  // namespace webdata

@@ -1,0 +1,111 @@
+#pragma once
+
+// Test doubles: a scripted Transport that records what the SDK sends, and a Clock whose
+// sleeps return at once (and are recorded), so retry and polling tests take no real time.
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "webdata/options.hpp"
+#include "webdata/transport.hpp"
+
+namespace webdata::testing {
+
+inline HttpResponse json_response(int status, std::string body, Headers headers = {}) {
+  HttpResponse r;
+  r.status = status;
+  r.body = std::move(body);
+  r.headers = std::move(headers);
+  r.headers.emplace_back("Content-Type", "application/json");
+  return r;
+}
+
+inline Error connection_refused() {
+  Error e;
+  e.kind = ErrorKind::kTransport;
+  e.message = "Couldn't connect to server";
+  e.retryable = true;
+  return e;
+}
+
+/// Answers from a handler (or a queue of canned answers) and records every request.
+class FakeTransport : public Transport {
+ public:
+  using Handler = std::function<Result<HttpResponse>(const HttpRequest&)>;
+
+  FakeTransport() = default;
+  explicit FakeTransport(Handler handler) : handler_(std::move(handler)) {}
+
+  /// Queues one answer; queued answers are used before the handler.
+  void push(Result<HttpResponse> answer) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    queue_.push_back(std::move(answer));
+  }
+
+  Result<HttpResponse> send(const HttpRequest& request) override {
+    Handler handler;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      requests_.push_back(request);
+      if (!queue_.empty()) {
+        auto answer = std::move(queue_.front());
+        queue_.pop_front();
+        return answer;
+      }
+      handler = handler_;
+    }
+    if (handler) return handler(request);
+    Error e;
+    e.kind = ErrorKind::kTransport;
+    e.message = "FakeTransport: no answer scripted for " + request.method + " " + request.url;
+    return e;
+  }
+
+  std::vector<HttpRequest> requests() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return requests_;
+  }
+  std::size_t count() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return requests_.size();
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  Handler handler_;
+  std::deque<Result<HttpResponse>> queue_;
+  std::vector<HttpRequest> requests_;
+};
+
+/// Starts at an arbitrary instant; each sleep advances it by the slept duration.
+class FakeClock : public Clock {
+ public:
+  TimePoint now() const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return now_;
+  }
+  void sleep_for(std::chrono::milliseconds duration, const CancellationToken&) const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    sleeps_.push_back(duration);
+    now_ += duration;
+  }
+  void advance(std::chrono::milliseconds d) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    now_ += d;
+  }
+  std::vector<std::chrono::milliseconds> sleeps() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return sleeps_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  mutable TimePoint now_ = TimePoint(std::chrono::hours(1000));
+  mutable std::vector<std::chrono::milliseconds> sleeps_;
+};
+
+}  // namespace webdata::testing
