@@ -1,16 +1,17 @@
 #include "spawned_mock.hpp"
 
+#include <sys/wait.h>
+#include <unistd.h>
 #include <csignal>
 #include <cstring>
 #include <stdexcept>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <poll.h>
 
 namespace webdata::conformance {
 
-SpawnedMock::SpawnedMock(const std::string& executable, const std::vector<std::string>& extra_args) {
+SpawnedMock::SpawnedMock(const std::string& executable,
+                         const std::vector<std::string>& extra_args) {
   int out[2];
   if (pipe(out) != 0) throw std::runtime_error("pipe failed");
   std::vector<std::string> args = {executable, "--port", "0", "--quiet"};

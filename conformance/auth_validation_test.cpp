@@ -1,0 +1,272 @@
+// Authentication (spec 5, WD 2), the error envelope and strict validation (WD 1).
+
+#include "support.hpp"
+
+using namespace webdata::conformance;
+
+namespace {
+
+struct Endpoint {
+  std::string method;
+  std::string path;
+  json body;
+};
+
+// Every endpoint of v1 and v2, with a valid body, so that only the key decides the answer.
+std::vector<Endpoint> all_endpoints() {
+  const std::string page = site_url("/docs/a.html");
+  const std::string id = "00000000-0000-4000-8000-000000000000";
+  return {
+      {"POST", "/v2/scrape", {{"url", page}}},
+      {"POST", "/v1/scrape", {{"url", page}}},
+      {"POST", "/v2/batch/scrape", {{"urls", {page}}}},
+      {"POST", "/v1/batch/scrape", {{"urls", {page}}}},
+      {"GET", "/v2/batch/scrape/" + id, nullptr},
+      {"GET", "/v1/batch/scrape/" + id, nullptr},
+      {"DELETE", "/v1/batch/scrape/" + id, nullptr},
+      {"DELETE", "/v2/batch/scrape/" + id, nullptr},
+      {"GET", "/v2/batch/scrape/" + id + "/errors", nullptr},
+      {"POST", "/v2/crawl", {{"url", page}}},
+      {"POST", "/v1/crawl", {{"url", page}}},
+      {"GET", "/v2/crawl/" + id, nullptr},
+      {"GET", "/v1/crawl/" + id, nullptr},
+      {"DELETE", "/v2/crawl/" + id, nullptr},
+      {"GET", "/v2/crawl/" + id + "/errors", nullptr},
+      {"GET", "/v1/crawl/" + id + "/errors", nullptr},
+      {"GET", "/v2/crawl/active", nullptr},
+      {"GET", "/v1/crawl/active", nullptr},
+      {"POST", "/v2/search", {{"query", "conformance"}}},
+      {"POST", "/v1/search", {{"query", "conformance"}}},
+      {"POST", "/v2/agent", {{"prompt", "conformance"}}},
+  };
+}
+
+ApiResponse send(const Endpoint& e, webdata::Headers headers) {
+  Call c;
+  c.method = e.method;
+  c.path = e.path;
+  if (!e.body.is_null()) c.body = e.body;
+  c.auth = Auth::kNone;
+  c.headers = std::move(headers);
+  return call(c);
+}
+
+void check_error_body(const ApiResponse& res) {
+  RULE(rules::kErrorBody);
+  INFO(res.describe());
+  CHECK_JSON_ANSWER(res);
+  CHECK_SCHEMA("common/error", res.body_json);
+}
+
+// The issues of a 400 answer's `details` with the given code.
+std::vector<json> issues_with_code(const ApiResponse& res, const std::string& code) {
+  std::vector<json> out;
+  if (!res.is_json() || !res.body_json.contains("details") ||
+      !res.body_json.at("details").is_array()) {
+    return out;
+  }
+  for (const auto& issue : res.body_json.at("details")) {
+    if (issue.is_object() && issue.value("code", "") == code) out.push_back(issue);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("every endpoint answers 401 without a valid key", "[auth]") {
+  REQUIRE_CAPABILITY("auth");
+  RULE(rules::kAuth401);
+  for (const auto& e : all_endpoints()) {
+    INFO(e.method << " " << e.path);
+    const bool search = e.path.find("/search") != std::string::npos;
+    const bool agent = e.path.find("/agent") != std::string::npos;
+    if ((search && !capability("search").available) || (agent && !capability("agent").available)) {
+      WARN("not checked (capability missing): " << e.method << " " << e.path);
+      continue;
+    }
+    const auto missing = send(e, {});
+    INFO("no Authorization header: " << missing.describe());
+    CHECK(missing.status == 401);
+    check_error_body(missing);
+    const auto wrong = send(e, {{"Authorization", "Bearer conformance-unknown-key"}});
+    INFO("unknown key: " << wrong.describe());
+    CHECK(wrong.status == 401);
+    const auto scheme = send(e, {{"Authorization", "Basic " + target().api_key}});
+    INFO("Basic scheme: " << scheme.describe());
+    CHECK(scheme.status == 401);
+  }
+}
+
+TEST_CASE("401 answers say why the key was refused", "[auth]") {
+  REQUIRE_CAPABILITY("auth");
+  RULE(rules::kAuthMessages);
+  const Endpoint e{"GET", "/v2/crawl/active", nullptr};
+  const auto missing = send(e, {});
+  CHECK(missing.status == 401);
+  CHECK(missing.body_json.value("success", true) == false);
+  CHECK(missing.body_json.value("error", "") == "Unauthorized");
+  const auto no_token = send(e, {{"Authorization", "Bearer "}});
+  CHECK(no_token.status == 401);
+  CHECK(no_token.body_json.value("error", "") == "Unauthorized: Token missing");
+  const auto unknown = send(e, {{"Authorization", "Bearer conformance-unknown-key"}});
+  CHECK(unknown.status == 401);
+  CHECK(unknown.body_json.value("error", "") == "Unauthorized: Invalid token");
+}
+
+TEST_CASE("SDK: a wrong key is an HTTP 401 error", "[auth][sdk]") {
+  REQUIRE_CAPABILITY("auth");
+  RULE(rules::kAuth401);
+  webdata::ClientOptions o;
+  o.api_url = target().base_url;
+  o.api_key = "conformance-unknown-key";
+  o.retry = webdata::RetryPolicy::none();
+  const webdata::Client client(o);
+  webdata::ScrapeRequest req;
+  req.url = site_url("/docs/a.html");
+  const auto doc = client.scrape(req);
+  REQUIRE_FALSE(doc.ok());
+  CHECK(doc.error().kind == webdata::ErrorKind::kHttp);
+  CHECK(doc.error().http_status == 401);
+}
+
+TEST_CASE("malformed JSON answers 400 BAD_REQUEST_INVALID_JSON, before auth", "[validation]") {
+  RULE(rules::kMalformedJson);
+  for (const char* path : {"/v2/scrape", "/v1/scrape", "/v2/crawl", "/v2/batch/scrape"}) {
+    INFO(path);
+    Call c;
+    c.method = "POST";
+    c.path = path;
+    c.raw_body = R"({"url": "http://x.example/",)";
+    const auto with_key = call(c);
+    INFO(with_key.describe());
+    CHECK(with_key.status == 400);
+    CHECK(with_key.body_json.value("code", "") == "BAD_REQUEST_INVALID_JSON");
+    check_error_body(with_key);
+    c.auth = Auth::kNone;
+    const auto without_key = call(c);
+    INFO("without a key: " << without_key.describe());
+    CHECK(without_key.status == 400);
+  }
+}
+
+TEST_CASE("an unknown field answers 400 with unrecognized_keys", "[validation]") {
+  RULE(rules::kUnknownField);
+  const std::string page = site_url("/docs/a.html");
+  const std::vector<std::pair<std::string, json>> cases = {
+      {"/v2/scrape", {{"url", page}, {"conformanceBogus", 1}}},
+      {"/v1/scrape", {{"url", page}, {"conformanceBogus", 1}}},
+      {"/v2/batch/scrape", {{"urls", {page}}, {"conformanceBogus", 1}}},
+      {"/v2/crawl", {{"url", page}, {"conformanceBogus", 1}}},
+      {"/v1/crawl", {{"url", page}, {"conformanceBogus", 1}}},
+  };
+  for (const auto& [path, body] : cases) {
+    INFO(path);
+    const auto res = post(path, body);
+    INFO(res.describe());
+    CHECK(res.status == 400);
+    CHECK(res.body_json.value("code", "") == "BAD_REQUEST");
+    check_error_body(res);
+    const auto issues = issues_with_code(res, "unrecognized_keys");
+    REQUIRE(issues.size() == 1);
+    CHECK(issues[0].value("keys", json::array()).dump().find("conformanceBogus") !=
+          std::string::npos);
+  }
+}
+
+TEST_CASE("a wrong type answers 400 with invalid_type at the field's path", "[validation]") {
+  RULE(rules::kWrongType);
+  const auto res = post("/v2/scrape", {{"url", site_url("/")}, {"formats", {"markdown", 7}}});
+  INFO(res.describe());
+  CHECK(res.status == 400);
+  check_error_body(res);
+  const auto issues = issues_with_code(res, "invalid_type");
+  REQUIRE_FALSE(issues.empty());
+  CHECK(issues[0].at("path").dump().find("formats") != std::string::npos);
+
+  const auto crawl = post("/v2/crawl", {{"url", site_url("/")}, {"limit", "ten"}});
+  INFO(crawl.describe());
+  CHECK(crawl.status == 400);
+  REQUIRE_FALSE(issues_with_code(crawl, "invalid_type").empty());
+  CHECK(issues_with_code(crawl, "invalid_type")[0].at("path") == json::array({"limit"}));
+}
+
+TEST_CASE("scrape timeout above 300000 ms answers 400 too_big", "[validation]") {
+  RULE(rules::kOutOfRange);
+  const auto res = post("/v2/scrape", {{"url", site_url("/")}, {"timeout", 300001}});
+  INFO(res.describe());
+  CHECK(res.status == 400);
+  check_error_body(res);
+  CHECK_FALSE(issues_with_code(res, "too_big").empty());
+  const auto batch = post("/v2/batch/scrape", {{"urls", {site_url("/")}}, {"timeout", 300001}});
+  INFO(batch.describe());
+  CHECK(batch.status == 400);
+}
+
+TEST_CASE("an unknown proxy answers 400 invalid_enum_value", "[validation]") {
+  RULE(rules::kBadEnum);
+  const auto res = post("/v2/scrape", {{"url", site_url("/")}, {"proxy", "teleport"}});
+  INFO(res.describe());
+  CHECK(res.status == 400);
+  check_error_body(res);
+  CHECK_FALSE(issues_with_code(res, "invalid_enum_value").empty());
+}
+
+TEST_CASE("a url that is not a URI, or no url, answers 400", "[validation]") {
+  {
+    RULE(rules::kBadUrl);
+    for (const char* path : {"/v2/scrape", "/v1/scrape", "/v2/crawl"}) {
+      const auto res = post(path, {{"url", "not a url"}});
+      INFO(path << " " << res.describe());
+      CHECK(res.status == 400);
+      check_error_body(res);
+    }
+  }
+  RULE(rules::kMissingField);
+  for (const char* path : {"/v2/scrape", "/v2/crawl", "/v2/batch/scrape"}) {
+    const auto res = post(path, json::object());
+    INFO(path << " " << res.describe());
+    CHECK(res.status == 400);
+    check_error_body(res);
+  }
+}
+
+TEST_CASE("every endpoint accepts origin and integration", "[validation]") {
+  RULE(rules::kOriginAccepted);
+  const auto res = post("/v2/scrape", {{"url", site_url("/docs/a.html")},
+                                       {"origin", "conformance"},
+                                       {"integration", "webdata-conformance"}});
+  INFO(res.describe());
+  CHECK(res.status == 200);
+  const auto v1 =
+      post("/v1/scrape", {{"url", site_url("/docs/a.html")}, {"origin", "conformance"}});
+  INFO(v1.describe());
+  CHECK(v1.status == 200);
+}
+
+TEST_CASE("SDK: a validation error carries status, code and details", "[validation][sdk]") {
+  RULE(rules::kOutOfRange);
+  webdata::ScrapeRequest req;
+  req.url = site_url("/");
+  req.timeout = std::chrono::milliseconds(300001);
+  const auto doc = sdk().scrape(req);
+  REQUIRE_FALSE(doc.ok());
+  CHECK(doc.error().http_status == 400);
+  CHECK(doc.error().code == "BAD_REQUEST");
+  CHECK(doc.error().details.find("too_big") != std::string::npos);
+}
+
+TEST_CASE("unknown job ids answer 404 Job not found", "[jobs]") {
+  RULE(rules::kUnknownJob);
+  const std::string id = "00000000-0000-4000-8000-" + unique_token().substr(0, 12);
+  for (const std::string path :
+       {"/v2/crawl/", "/v1/crawl/", "/v2/batch/scrape/", "/v1/batch/scrape/"}) {
+    const auto res = get(path + id);
+    INFO(path << id << " " << res.describe());
+    CHECK(res.status == 404);
+    CHECK(res.body_json.value("error", "") == "Job not found");
+    check_error_body(res);
+  }
+  const auto sdk_status = sdk().crawl_status(id);
+  REQUIRE_FALSE(sdk_status.ok());
+  CHECK(sdk_status.error().http_status == 404);
+}

@@ -1,0 +1,215 @@
+// Batch scrape (spec 4.4-4.6, 7.3; WD 3): start answers, invalidURLs both ways, documents,
+// counters, retention fields, errors endpoint, cancel.
+
+#include <ctime>
+
+#include "support.hpp"
+
+using namespace webdata::conformance;
+
+namespace {
+
+std::optional<std::chrono::system_clock::time_point> parse_iso(const std::string& text) {
+  std::tm tm{};
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+  if (std::sscanf(text.c_str(), "%d-%d-%dT%d:%d:%d", &year, &month, &day, &hour, &minute,
+                  &second) != 6) {
+    return std::nullopt;
+  }
+  tm.tm_year = year - 1900;
+  tm.tm_mon = month - 1;
+  tm.tm_mday = day;
+  tm.tm_hour = hour;
+  tm.tm_min = minute;
+  tm.tm_sec = second;
+  return std::chrono::system_clock::from_time_t(timegm(&tm));
+}
+
+}  // namespace
+
+namespace webdata::conformance {
+
+// Shared with crawl_test.cpp: the counters and retention fields of a finished job's status.
+void check_finished_status(const json& status, std::size_t documents) {
+  {
+    RULE(rules::kJobCounters);
+    INFO(status.dump().substr(0, 600));
+    REQUIRE(status.is_object());
+    const int total = status.value("total", -1);
+    const int completed = status.value("completed", -1);
+    CHECK(total >= completed);
+    CHECK(completed == static_cast<int>(documents));
+    RULE(rules::kCredits);
+    REQUIRE(status.contains("creditsUsed"));
+    CHECK(status.at("creditsUsed").is_number_integer());
+    CHECK(status.value("creditsUsed", -1) >= completed);
+  }
+  RULE(rules::kRetention);
+  REQUIRE(status.contains("expiresAt"));
+  const auto expires = parse_iso(status.value("expiresAt", ""));
+  REQUIRE(expires.has_value());
+  const auto now = std::chrono::system_clock::now();
+  CHECK(*expires > now + std::chrono::hours(23));
+  CHECK(*expires < now + std::chrono::hours(25));
+}
+
+}  // namespace webdata::conformance
+
+TEST_CASE("v2 batch: invalidURLs lists dropped URLs by default; the job runs with the rest",
+          "[batch]") {
+  const std::string good = site_url("/docs/a.html");
+  const auto res = post("/v2/batch/scrape", {{"urls", {good, "not a url"}}});
+  INFO(res.describe());
+  {
+    RULE(rules::kBatchStart);
+    CHECK_JSON_ANSWER(res);
+    REQUIRE(res.status == 200);
+    CHECK_SCHEMA("v2/batch-scrape.response", res.body_json);
+    CHECK(res.body_json.value("success", false));
+    CHECK(res.body_json.value("url", "").find(res.body_json.value("id", "?")) != std::string::npos);
+  }
+  {
+    RULE(rules::kDefaultInvalidUrls);
+    RULE(rules::kBatchInvalidTrue);
+    CHECK(res.body_json.value("invalidURLs", json()) == json::array({"not a url"}));
+  }
+  const std::string id = res.body_json.value("id", "");
+  std::vector<std::string> seen;
+  const json status = wait_job("/v2/batch/scrape", id, 30s, &seen);
+  CHECK_SCHEMA("v2/batch-scrape-status.response", status);
+  CHECK(status.value("status", "") == "completed");
+  const auto chunks = collect_chunks("/v2/batch/scrape/" + id);
+  RULE(rules::kBatchDocuments);
+  REQUIRE(chunks.documents.size() == 1);
+  CHECK(source_url(chunks.documents[0]) == good);
+  check_finished_status(chunks.responses.back().body_json, chunks.documents.size());
+
+  const auto all_valid = post("/v2/batch/scrape", {{"urls", {good}}, {"ignoreInvalidURLs", true}});
+  INFO(all_valid.describe());
+  RULE(rules::kBatchInvalidTrue);
+  CHECK(all_valid.body_json.value("invalidURLs", json()) == json::array());
+}
+
+TEST_CASE("batch without ignoreInvalidURLs refuses invalid URLs (v2 false, v1 default)",
+          "[batch][v1]") {
+  RULE(rules::kBatchInvalidFalse);
+  const std::string good = site_url("/docs/a.html");
+  const auto v2 =
+      post("/v2/batch/scrape", {{"urls", {good, "not a url"}}, {"ignoreInvalidURLs", false}});
+  INFO(v2.describe());
+  CHECK(v2.status == 400);
+  CHECK_SCHEMA("common/error", v2.body_json);
+  const auto v2_valid = post("/v2/batch/scrape", {{"urls", {good}}, {"ignoreInvalidURLs", false}});
+  INFO(v2_valid.describe());
+  CHECK(v2_valid.status == 200);
+  CHECK_FALSE(v2_valid.body_json.contains("invalidURLs"));
+  {
+    RULE(rules::kDefaultInvalidUrls);
+    const auto v1 = post("/v1/batch/scrape", {{"urls", {good, "not a url"}}});
+    INFO(v1.describe());
+    CHECK(v1.status == 400);
+    CHECK_SCHEMA("common/error", v1.body_json);
+    const auto v1_valid = post("/v1/batch/scrape", {{"urls", {good}}});
+    INFO(v1_valid.describe());
+    CHECK(v1_valid.status == 200);
+    CHECK_SCHEMA("v1/batch-scrape.response", v1_valid.body_json);
+    CHECK_FALSE(v1_valid.body_json.contains("invalidURLs"));
+  }
+}
+
+TEST_CASE("batch documents: one per URL, a target 404 is a document, a failed fetch an error",
+          "[batch][errors]") {
+  const std::string a = site_url("/docs/a.html");
+  const std::string missing = site_url("/missing.html");
+  const std::string unreachable = "http://conformance-nonexistent.invalid/page";
+  const auto res = post("/v2/batch/scrape", {{"urls", {a, missing, unreachable}}});
+  INFO(res.describe());
+  REQUIRE(res.status == 200);
+  const std::string id = res.body_json.value("id", "");
+  const bool dropped =
+      res.body_json.value("invalidURLs", json::array()).dump().find("invalid") != std::string::npos;
+  const json status = wait_job("/v2/batch/scrape", id, 30s);
+  CHECK(status.value("status", "") == "completed");
+  const auto chunks = collect_chunks("/v2/batch/scrape/" + id);
+  std::map<std::string, int> codes;
+  for (const auto& d : chunks.documents) {
+    codes[source_url(d)] = d.value("metadata", json::object()).value("statusCode", -1);
+  }
+  {
+    RULE(rules::kBatchDocuments);
+    INFO("documents by sourceURL and statusCode: " << json(codes).dump());
+    CHECK(codes.size() == chunks.documents.size());
+    CHECK(codes[a] == 200);
+    RULE(rules::kScrapeTarget404);
+    CHECK(codes[missing] == 404);
+    CHECK(codes.count(unreachable) == 0);
+  }
+  check_finished_status(chunks.responses.back().body_json, chunks.documents.size());
+  const auto errors = get("/v2/batch/scrape/" + id + "/errors");
+  INFO(errors.describe());
+  RULE(rules::kErrorsShape);
+  CHECK_JSON_ANSWER(errors);
+  REQUIRE(errors.status == 200);
+  CHECK_SCHEMA("v2/batch-scrape-errors.response", errors.body_json);
+  if (dropped) {
+    WARN("the target listed " << unreachable << " in invalidURLs; errors endpoint not checked");
+    return;
+  }
+  RULE(rules::kBatchDocuments);
+  const json list = errors.body_json.value("errors", json::array());
+  bool listed = false;
+  for (const auto& e : list) listed = listed || e.value("url", "") == unreachable;
+  CHECK(listed);
+}
+
+TEST_CASE("SDK: batch scrape start, invalid URLs, wait, errors", "[batch][sdk]") {
+  webdata::BatchScrapeRequest req;
+  req.urls = {site_url("/docs/a.html"), site_url("/docs/b.html"), "not a url"};
+  const auto job = sdk().start_batch_scrape(req);
+  INFO((job.ok() ? std::string() : job.error().describe()));
+  REQUIRE(job.ok());
+  RULE(rules::kBatchInvalidTrue);
+  CHECK(job->started().invalid_urls == std::optional<std::vector<std::string>>({"not a url"}));
+  webdata::PollingPolicy policy;
+  policy.interval = 200ms;
+  policy.max_wait = target().scaled(30s);
+  const auto done = job->wait(policy);
+  INFO((done.ok() ? std::string() : done.error().describe()));
+  REQUIRE(done.ok());
+  CHECK(done->status == webdata::JobState::completed());
+  CHECK(done->data.size() == 2);
+  CHECK(done->completed == 2);
+  CHECK_FALSE(done->next.has_value());
+  const auto errors = job->errors();
+  INFO((errors.ok() ? std::string() : errors.error().describe()));
+  CHECK(errors.ok());
+}
+
+TEST_CASE("cancel a running batch (DELETE /v1 and /v2 batch/scrape/{id})",
+          "[batch][cancel][slow]") {
+  RULE(rules::kCancel);
+  for (const std::string version : {"v1", "v2"}) {
+    INFO(version);
+    std::vector<std::string> urls;
+    for (int i = 1; i <= 6; ++i) {
+      urls.push_back(site_url("/slow-tree/" + std::to_string(i) + ".html?batch=" + unique_token()));
+    }
+    const auto res = post("/" + version + "/batch/scrape", {{"urls", urls}, {"maxConcurrency", 1}});
+    INFO(res.describe());
+    REQUIRE(res.status == 200);
+    const std::string id = res.body_json.value("id", "");
+    const auto cancelled = del("/" + version + "/batch/scrape/" + id);
+    INFO(cancelled.describe());
+    CHECK_JSON_ANSWER(cancelled);
+    CHECK(cancelled.status == 200);
+    CHECK(cancelled.body_json.value("status", "") == "cancelled");
+    CHECK_SCHEMA(version + "/batch-scrape-cancel.response", cancelled.body_json);
+    const auto after = get("/" + version + "/batch/scrape/" + id);
+    CHECK(after.body_json.value("status", "") == "cancelled");
+    RULE(rules::kJobStates);
+    std::this_thread::sleep_for(target().scaled(1600ms));
+    const auto later = get("/" + version + "/batch/scrape/" + id);
+    CHECK(later.body_json.value("status", "") == "cancelled");
+    CHECK(later.body_json.value("completed", 99) < 6);
+  }
+}

@@ -1,0 +1,348 @@
+// Crawl (spec 3, 4.7, 4.8; WD 3): scope against the test site's graph, robots, states, chunking
+// over 10 MB with next/skip, cancel, active list, errors endpoint, idempotency, team isolation.
+
+#include <set>
+
+#include "support.hpp"
+
+using namespace webdata::conformance;
+
+namespace {
+
+struct Crawl {
+  std::string id;
+  json final_status;
+  Chunks chunks;
+  std::vector<std::string> states;
+  std::multiset<std::string> paths;  ///< site_path of every document's sourceURL.
+};
+
+Crawl run_crawl(const std::string& version, const json& body,
+                std::chrono::milliseconds max_wait = 30s) {
+  Crawl c;
+  const auto res = post("/" + version + "/crawl", body);
+  INFO(version << " crawl " << body.dump() << " -> " << res.describe());
+  {
+    RULE(rules::kCrawlStart);
+    CHECK_JSON_ANSWER(res);
+    REQUIRE(res.status == 200);
+    CHECK_SCHEMA(version + "/crawl.response", res.body_json);
+    c.id = res.body_json.value("id", "");
+    CHECK(res.body_json.value("url", "").find(c.id) != std::string::npos);
+  }
+  c.final_status = wait_job("/" + version + "/crawl", c.id, max_wait, &c.states);
+  CHECK_SCHEMA(version + "/crawl-status.response", c.final_status);
+  {
+    RULE(rules::kJobStates);
+    INFO("states seen: " << json(c.states).dump());
+    for (const auto& s : c.states) {
+      CHECK((s == "scraping" || s == "completed" || s == "failed" || s == "cancelled"));
+    }
+    REQUIRE(c.final_status.value("status", "") == "completed");
+  }
+  c.chunks = collect_chunks("/" + version + "/crawl/" + c.id);
+  for (const auto& d : c.chunks.documents) c.paths.insert(site_path(source_url(d)));
+  return c;
+}
+
+std::string show(const std::multiset<std::string>& paths) {
+  return json(std::vector<std::string>(paths.begin(), paths.end())).dump();
+}
+
+// The rules every walk over a finished job's chunks must meet.
+void check_chunk_walk(const Chunks& chunks, const json& final_status, const std::string& resource,
+                      const std::string& id) {
+  REQUIRE_FALSE(chunks.responses.empty());
+  {
+    RULE(rules::kNextAbsolute);
+    for (std::size_t i = 0; i + 1 < chunks.responses.size(); ++i) {
+      const std::string next = chunks.responses[i].body_json.value("next", "");
+      INFO("next of chunk " << i << ": " << next);
+      const bool absolute = next.rfind("http://", 0) == 0 || next.rfind("https://", 0) == 0;
+      CHECK(absolute);
+      CHECK(next.find(resource + "/" + id) != std::string::npos);
+      CHECK(next.find("skip=") != std::string::npos);
+    }
+  }
+  {
+    RULE(rules::kNextAbsent);
+    CHECK_FALSE(chunks.looped);
+    const auto& last = chunks.responses.back();
+    INFO(last.describe());
+    CHECK(last.status == 200);
+    CHECK_FALSE(last.body_json.contains("next"));
+  }
+  RULE(rules::kNextUnique);
+  std::vector<std::string> urls;
+  for (const auto& d : chunks.documents) urls.push_back(source_url(d));
+  const std::set<std::string> unique(urls.begin(), urls.end());
+  INFO("documents over all chunks: " << json(urls).dump());
+  CHECK(unique.size() == urls.size());
+  CHECK(static_cast<int>(urls.size()) == final_status.value("completed", -1));
+}
+
+}  // namespace
+
+TEST_CASE("crawl scope: children of the start path, sitemap read, robots obeyed", "[crawl]") {
+  const Crawl c = run_crawl("v2", {{"url", site_url("/docs/")}});
+  RULE(rules::kCrawlScope);
+  INFO("pages crawled: " << show(c.paths));
+  CHECK(c.paths == std::multiset<std::string>{"/docs/", "/docs/a.html", "/docs/b.html"});
+  check_finished_status(c.chunks.responses.back().body_json, c.chunks.documents.size());
+}
+
+TEST_CASE("crawl of the whole site: the known graph, 404 documents, robots in errors",
+          "[crawl][errors]") {
+  const Crawl c = run_crawl("v2", {{"url", site_url("/")}});
+  INFO("pages crawled: " << show(c.paths));
+  {
+    RULE(rules::kCrawlScope);
+    CHECK(c.paths == std::multiset<std::string>{"/", "/docs/", "/docs/a.html", "/docs/b.html",
+                                                "/blog/post-1.html", "/sitemap-only.html",
+                                                "/missing.html"});
+  }
+  {
+    RULE(rules::kCrawlHttpError);
+    for (const auto& d : c.chunks.documents) {
+      if (site_path(source_url(d)) != "/missing.html") continue;
+      CHECK(d.at("metadata").value("statusCode", 0) == 404);
+    }
+  }
+  check_chunk_walk(c.chunks, c.final_status, "/v2/crawl", c.id);
+  check_finished_status(c.chunks.responses.back().body_json, c.chunks.documents.size());
+  RULE(rules::kCrawlRobots);
+  CHECK(c.paths.count("/private/secret.html") == 0);
+  CHECK(site().hits("/private/secret.html") == 0);
+  for (const std::string version : {"v2", "v1"}) {
+    const auto errors = get("/" + version + "/crawl/" + c.id + "/errors");
+    INFO(version << " errors: " << errors.describe());
+    RULE(rules::kErrorsShape);
+    CHECK_JSON_ANSWER(errors);
+    REQUIRE(errors.status == 200);
+    CHECK_SCHEMA(version + "/crawl-errors.response", errors.body_json);
+    const json blocked = errors.body_json.value("robotsBlocked", json::array());
+    RULE(rules::kCrawlRobots);
+    CHECK(blocked == json::array({site_url("/private/secret.html")}));
+  }
+  const auto sdk_errors = sdk().crawl_errors(c.id);
+  INFO((sdk_errors.ok() ? std::string() : sdk_errors.error().describe()));
+  REQUIRE(sdk_errors.ok());
+  CHECK(sdk_errors->robots_blocked == std::vector<std::string>{site_url("/private/secret.html")});
+}
+
+TEST_CASE("crawlEntireDomain reaches pages outside the start path", "[crawl]") {
+  const Crawl c = run_crawl("v2", {{"url", site_url("/docs/")}, {"crawlEntireDomain", true}});
+  RULE(rules::kCrawlEntireDomain);
+  INFO("pages crawled: " << show(c.paths));
+  CHECK(c.paths.count("/blog/post-1.html") == 1);
+  CHECK(c.paths.count("/") == 1);
+  CHECK(c.paths.count("/private/secret.html") == 0);
+}
+
+TEST_CASE("crawl limit caps the pages; excludePaths drops paths", "[crawl]") {
+  {
+    const Crawl c = run_crawl("v2", {{"url", site_url("/")}, {"limit", 2}});
+    RULE(rules::kCrawlLimit);
+    INFO("pages crawled: " << show(c.paths));
+    CHECK(c.paths.size() <= 2);
+    CHECK(c.paths.count("/") == 1);
+    CHECK(c.final_status.value("completed", 99) <= 2);
+  }
+  const Crawl c = run_crawl("v2", {{"url", site_url("/")}, {"excludePaths", {"blog/.*"}}});
+  RULE(rules::kCrawlPaths);
+  INFO("pages crawled: " << show(c.paths));
+  CHECK(c.paths.count("/blog/post-1.html") == 0);
+  CHECK(c.paths.count("/docs/a.html") == 1);
+}
+
+TEST_CASE("v1 crawl: scope and documents", "[crawl][v1]") {
+  const Crawl c = run_crawl("v1", {{"url", site_url("/docs/")}});
+  RULE(rules::kCrawlScope);
+  INFO("pages crawled: " << show(c.paths));
+  CHECK(c.paths == std::multiset<std::string>{"/docs/", "/docs/a.html", "/docs/b.html"});
+  check_chunk_walk(c.chunks, c.final_status, "/v1/crawl", c.id);
+}
+
+TEST_CASE("chunking over 10 MB: next absolute, skip offsets, every document once",
+          "[crawl][chunking]") {
+  const auto res = post("/v2/crawl", {{"url", site_url("/big/")}, {"limit", 50}});
+  INFO(res.describe());
+  REQUIRE(res.status == 200);
+  const std::string id = res.body_json.value("id", "");
+  std::vector<std::string> states;
+  const auto deadline = std::chrono::steady_clock::now() + target().scaled(45s);
+  json status;
+  while (true) {
+    const auto poll = get("/v2/crawl/" + id);
+    status = poll.body_json;
+    REQUIRE(poll.status == 200);
+    const std::string state = status.value("status", "");
+    states.push_back(state);
+    if (state == "scraping") {
+      RULE(rules::kNextWhileRunning);
+      CHECK(status.contains("next"));
+    }
+    if (state != "scraping" || std::chrono::steady_clock::now() > deadline) break;
+    std::this_thread::sleep_for(300ms);
+  }
+  INFO("states seen: " << json(states).dump());
+  REQUIRE(status.value("status", "") == "completed");
+  const Chunks chunks = collect_chunks("/v2/crawl/" + id);
+  const json last = chunks.responses.back().body_json;
+  {
+    RULE(rules::kChunkSize);
+    INFO("chunks: " << chunks.responses.size());
+    CHECK(chunks.responses.size() >= 2);
+    for (const auto& r : chunks.responses) {
+      std::size_t bytes = 0;
+      const json data = r.body_json.value("data", json::array());
+      for (const auto& d : data) bytes += d.dump().size();
+      INFO("chunk of " << data.size() << " documents, " << bytes << " bytes");
+      CHECK((bytes <= 10485760 + 10485760 / 100 || data.size() == 1));
+      CHECK(data.size() >= 1);
+    }
+  }
+  check_chunk_walk(chunks, last, "/v2/crawl", id);
+  {
+    RULE(rules::kNextUnique);
+    std::set<std::string> paths;
+    for (const auto& d : chunks.documents) paths.insert(site_path(source_url(d)));
+    std::set<std::string> expected = {"/big/"};
+    for (int i = 1; i <= site_facts::kBigPages; ++i) {
+      expected.insert("/big/" + std::to_string(i) + ".html");
+    }
+    CHECK(paths == expected);
+  }
+  {
+    RULE(rules::kSkipOffset);
+    REQUIRE(chunks.documents.size() > 5);
+    const auto at5 = get("/v2/crawl/" + id + "?skip=5");
+    REQUIRE(at5.status == 200);
+    const json data = at5.body_json.value("data", json::array());
+    REQUIRE_FALSE(data.empty());
+    CHECK(source_url(data[0]) == source_url(chunks.documents[5]));
+  }
+  check_finished_status(last, chunks.documents.size());
+
+  RULE(rules::kNextUnique);
+  std::vector<std::string> urls;
+  for (auto& doc : sdk().crawl_job(id).documents()) {
+    INFO((doc.ok() ? std::string() : doc.error().describe()));
+    REQUIRE(doc.ok());
+    urls.push_back(doc->metadata.source_url.value_or(""));
+    if (urls.size() > chunks.documents.size() + 20) break;  // a `next` that never ends
+  }
+  INFO("SDK documents: " << json(urls).dump());
+  CHECK(urls.size() == chunks.documents.size());
+  CHECK(std::set<std::string>(urls.begin(), urls.end()).size() == urls.size());
+}
+
+TEST_CASE("active crawls list a running crawl; cancel ends it for good", "[crawl][cancel][slow]") {
+  const std::string start = site_url("/slow-tree/?active=" + unique_token());
+  const auto res =
+      post("/v2/crawl", {{"url", start}, {"scrapeOptions", {{"formats", {"markdown"}}}}});
+  INFO(res.describe());
+  REQUIRE(res.status == 200);
+  const std::string id = res.body_json.value("id", "");
+  {
+    RULE(rules::kActive);
+    for (const std::string version : {"v2", "v1"}) {
+      const auto active = get("/" + version + "/crawl/active");
+      INFO(version << " " << active.describe());
+      CHECK_JSON_ANSWER(active);
+      REQUIRE(active.status == 200);
+      CHECK_SCHEMA(version + "/crawl-active.response", active.body_json);
+      json entry;
+      for (const auto& c : active.body_json.value("crawls", json::array())) {
+        if (c.value("id", "") == id) entry = c;
+      }
+      REQUIRE(entry.is_object());
+      CHECK_FALSE(entry.value("teamId", "").empty());
+      CHECK(entry.value("url", "") == start);
+      REQUIRE(entry.contains("options"));
+      CHECK(entry.at("options").value("scrapeOptions", json()).is_object());
+    }
+    const auto listed = sdk().active_crawls();
+    INFO((listed.ok() ? std::string() : listed.error().describe()));
+    REQUIRE(listed.ok());
+    bool found = false;
+    for (const auto& a : *listed) found = found || a.id == id;
+    CHECK(found);
+  }
+  const auto running = get("/v2/crawl/" + id);
+  if (running.body_json.value("status", "") == "scraping") {
+    RULE(rules::kNextWhileRunning);
+    CHECK(running.body_json.contains("next"));
+  }
+  RULE(rules::kCancel);
+  const auto cancelled = sdk().cancel_crawl(id);
+  INFO((cancelled.ok() ? std::string() : cancelled.error().describe()));
+  REQUIRE(cancelled.ok());
+  CHECK(*cancelled == webdata::JobState::cancelled());
+  CHECK(get("/v2/crawl/" + id).body_json.value("status", "") == "cancelled");
+  const auto active = get("/v2/crawl/active");
+  {
+    RULE(rules::kActive);
+    CHECK(active.body.find(id) == std::string::npos);
+  }
+  std::this_thread::sleep_for(target().scaled(1600ms));
+  RULE(rules::kJobStates);
+  CHECK(get("/v2/crawl/" + id).body_json.value("status", "") == "cancelled");
+}
+
+TEST_CASE("cancelling a finished crawl leaves it completed", "[crawl][cancel]") {
+  const Crawl c = run_crawl("v2", {{"url", site_url("/docs/b.html")}, {"limit", 1}});
+  RULE(rules::kCancelFinished);
+  const auto res = del("/v2/crawl/" + c.id);
+  INFO(res.describe());
+  if (target().is_mock) CHECK(res.status == 409);
+  CHECK(get("/v2/crawl/" + c.id).body_json.value("status", "") == "completed");
+}
+
+TEST_CASE("a reused idempotency key answers 409", "[crawl]") {
+  RULE(rules::kIdempotency);
+  Call c;
+  c.method = "POST";
+  c.path = "/v2/crawl";
+  c.body = json{{"url", site_url("/docs/b.html")}, {"limit", 1}};
+  c.headers = {{"x-idempotency-key", webdata::make_idempotency_key()}};
+  const auto first = call(c);
+  INFO(first.describe());
+  CHECK(first.status == 200);
+  const auto second = call(c);
+  INFO(second.describe());
+  CHECK(second.status == 409);
+  CHECK_SCHEMA("common/error", second.body_json);
+}
+
+TEST_CASE("another team's job answers 404", "[crawl][auth]") {
+  REQUIRE_CAPABILITY("other-team");
+  RULE(rules::kOtherTeamJob);
+  const auto res = post("/v2/crawl", {{"url", site_url("/docs/b.html")}, {"limit", 1}});
+  REQUIRE(res.status == 200);
+  const std::string id = res.body_json.value("id", "");
+  const auto other = get("/v2/crawl/" + id, Auth::kOtherTeam);
+  INFO(other.describe());
+  CHECK(other.status == 404);
+  CHECK(del("/v2/crawl/" + id, Auth::kOtherTeam).status == 404);
+  CHECK(get("/v2/crawl/" + id + "/errors", Auth::kOtherTeam).status == 404);
+  CHECK(get("/v2/crawl/active", Auth::kOtherTeam).body.find(id) == std::string::npos);
+}
+
+TEST_CASE("SDK: crawl and wait", "[crawl][sdk]") {
+  webdata::CrawlRequest req;
+  req.url = site_url("/docs/");
+  webdata::PollingPolicy policy;
+  policy.interval = 200ms;
+  policy.max_wait = target().scaled(30s);
+  const auto done = sdk().crawl(req, policy);
+  INFO((done.ok() ? std::string() : done.error().describe()));
+  REQUIRE(done.ok());
+  CHECK(done->status == webdata::JobState::completed());
+  RULE(rules::kCrawlScope);
+  std::multiset<std::string> paths;
+  for (const auto& d : done->data) paths.insert(site_path(d.metadata.source_url.value_or("")));
+  INFO("pages crawled: " << show(paths));
+  CHECK(paths == std::multiset<std::string>{"/docs/", "/docs/a.html", "/docs/b.html"});
+  CHECK(done->completed == 3);
+}

@@ -1,0 +1,343 @@
+// Scrape (spec 4.1, 4.2, 2.1-2.5, 7; WD 1, 7) against the pages of the runner's test site.
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "support.hpp"
+
+using namespace webdata::conformance;
+
+namespace {
+
+bool has_line_starting(const std::string& text, const std::vector<std::string>& prefixes) {
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    for (const auto& p : prefixes) {
+      if (line.rfind(p, 0) == 0) return true;
+    }
+  }
+  return false;
+}
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+std::string str(const json& object, const std::string& key) {
+  if (!object.is_object() || !object.contains(key) || !object.at(key).is_string()) return {};
+  return object.at(key).get<std::string>();
+}
+
+// POST a scrape and check the envelope; returns `data` (null when the scrape failed).
+json scrape(const std::string& version, const json& body) {
+  const auto res = post("/" + version + "/scrape", body);
+  INFO(version << " scrape " << body.dump() << " -> " << res.describe());
+  RULE(rules::kScrapeShape);
+  CHECK_JSON_ANSWER(res);
+  CHECK(res.status == 200);
+  CHECK_SCHEMA(version + "/scrape.response", res.body_json);
+  if (res.status != 200 || !res.body_json.is_object()) return nullptr;
+  CHECK(res.body_json.value("success", false) == true);
+  return res.body_json.value("data", json());
+}
+
+void check_page_metadata(const json& data, const std::string& requested, int status) {
+  RULE(rules::kScrapeStatusCode);
+  const json meta = data.value("metadata", json::object());
+  INFO("metadata: " << meta.dump());
+  CHECK(str(meta, "sourceURL") == requested);
+  CHECK_FALSE(str(meta, "url").empty());
+  REQUIRE(meta.contains("statusCode"));
+  CHECK(meta.at("statusCode") == status);
+  CHECK_FALSE(str(meta, "scrapeId").empty());
+}
+
+}  // namespace
+
+TEST_CASE("v2 scrape: markdown, html, rawHtml, links, images and metadata of a known page",
+          "[scrape]") {
+  const std::string url = site_url("/");
+  const json data =
+      scrape("v2", {{"url", url}, {"formats", {"markdown", "html", "rawHtml", "links", "images"}}});
+  REQUIRE(data.is_object());
+  check_page_metadata(data, url, 200);
+  {
+    RULE(rules::kScrapeMarkdown);
+    const std::string md = str(data, "markdown");
+    INFO("markdown: " << md);
+    CHECK(has_line_starting(md, {"# Conformance Home"}));
+    CHECK(contains(md, "**conformance**"));
+    CHECK(has_line_starting(md, {"- alpha item", "* alpha item", "+ alpha item"}));
+    CHECK(contains(md, "[Documentation](" + site_url("/docs/") + ")"));
+  }
+  {
+    RULE(rules::kScrapeHtml);
+    const std::string html = str(data, "html");
+    const std::string raw = str(data, "rawHtml");
+    CHECK(contains(html, "Conformance Home"));
+    CHECK_FALSE(contains(html, "SCRIPT-MARKER"));
+    CHECK(contains(raw, "SCRIPT-MARKER"));
+    CHECK(contains(raw, "og:title"));
+    CHECK(contains(raw, "FOOTER-MARKER"));
+  }
+  {
+    RULE(rules::kScrapeLinks);
+    REQUIRE(data.contains("links"));
+    const auto links = data.at("links").get<std::vector<std::string>>();
+    INFO("links: " << data.at("links").dump());
+    const std::set<std::string> unique(links.begin(), links.end());
+    CHECK(unique.size() == links.size());
+    for (const auto& l : links) {
+      CHECK((l.rfind("http://", 0) == 0 || l.rfind("https://", 0) == 0));
+      CHECK_FALSE(contains(l, "#"));
+    }
+    for (const char* p : {"/docs/", "/blog/post-1.html", "/docs/a.html", "/missing.html"}) {
+      CHECK(unique.count(site_url(p)) == 1);
+    }
+    CHECK(unique.count("https://outside.invalid/page") == 1);
+  }
+  {
+    RULE(rules::kScrapeImages);
+    REQUIRE(data.contains("images"));
+    const auto images = data.at("images").get<std::vector<std::string>>();
+    INFO("images: " << data.at("images").dump());
+    CHECK(std::count(images.begin(), images.end(), site_url("/img/logo.png")) == 1);
+  }
+  {
+    RULE(rules::kScrapeMetadata);
+    const json meta = data.value("metadata", json::object());
+    INFO("metadata: " << meta.dump());
+    CHECK(str(meta, "title") == "Conformance Home");
+    CHECK(str(meta, "description") == "The home page of the conformance site.");
+    CHECK(str(meta, "language") == "en");
+    CHECK(str(meta, "keywords") == "conformance, testing");
+    CHECK(str(meta, "robots") == "index, follow");
+    CHECK(str(meta, "ogTitle") == "Conformance OG Title");
+    CHECK(str(meta, "ogDescription") == "Conformance OG description");
+    CHECK(str(meta, "ogUrl") == "https://conformance.example/");
+    CHECK(str(meta, "ogImage") == "https://conformance.example/og.png");
+    CHECK(str(meta, "ogSiteName") == "Conformance Site");
+    CHECK(meta.value("ogLocaleAlternate", json()) == json::array({"de_DE", "fr_FR"}));
+  }
+}
+
+TEST_CASE("v1 scrape: formats and metadata of a known page, no v2-only fields", "[scrape][v1]") {
+  const std::string url = site_url("/");
+  const json data =
+      scrape("v1", {{"url", url}, {"formats", {"markdown", "html", "rawHtml", "links"}}});
+  REQUIRE(data.is_object());
+  check_page_metadata(data, url, 200);
+  RULE(rules::kScrapeV1Fields);
+  CHECK(has_line_starting(str(data, "markdown"), {"# Conformance Home"}));
+  CHECK(contains(str(data, "rawHtml"), "SCRIPT-MARKER"));
+  CHECK(data.contains("links"));
+  CHECK_FALSE(data.contains("summary"));
+  CHECK_FALSE(data.contains("branding"));
+  CHECK(data.at("metadata").value("title", "") == "Conformance Home");
+}
+
+TEST_CASE("without formats a scrape returns markdown only, main content only",
+          "[scrape][defaults]") {
+  for (const std::string version : {"v2", "v1"}) {
+    INFO(version);
+    const json data = scrape(version, {{"url", site_url("/")}});
+    REQUIRE(data.is_object());
+    {
+      RULE(rules::kDefaultFormat);
+      CHECK(data.contains("markdown"));
+      CHECK_FALSE(data.contains("html"));
+      CHECK_FALSE(data.contains("rawHtml"));
+      CHECK_FALSE(data.contains("links"));
+    }
+    RULE(rules::kDefaultMainContent);
+    const std::string md = str(data, "markdown");
+    INFO("markdown: " << md);
+    CHECK(contains(md, "Conformance Home"));
+    CHECK_FALSE(contains(md, "FOOTER-MARKER"));
+    CHECK_FALSE(contains(md, "NAVIGATION-MARKER"));
+    const json full = scrape(version, {{"url", site_url("/")}, {"onlyMainContent", false}});
+    CHECK(contains(str(full, "markdown"), "FOOTER-MARKER"));
+  }
+}
+
+TEST_CASE("v2 serves a second scrape from the cache, v1 fetches again", "[scrape][defaults]") {
+  const std::string token = unique_token();
+  {
+    RULE(rules::kDefaultMaxAgeV1);
+    const std::string path = "/docs/b.html?v1=" + token;
+    scrape("v1", {{"url", site_url(path)}});
+    scrape("v1", {{"url", site_url(path)}});
+    CHECK(site().hits(path) == 2);
+  }
+  RULE(rules::kDefaultMaxAgeV2);
+  const std::string path = "/docs/b.html?v2=" + token;
+  scrape("v2", {{"url", site_url(path)}});
+  const json second = scrape("v2", {{"url", site_url(path)}});
+  CHECK(site().hits(path) == 1);
+  const json meta = second.value("metadata", json::object());
+  if (meta.contains("cacheState")) CHECK(meta.at("cacheState") == "hit");
+  const json fresh = scrape("v2", {{"url", site_url(path)}, {"maxAge", 0}});
+  CHECK(site().hits(path) == 2);
+}
+
+TEST_CASE("a target 404 is a document with statusCode 404", "[scrape]") {
+  RULE(rules::kScrapeTarget404);
+  for (const std::string version : {"v2", "v1"}) {
+    INFO(version);
+    const std::string url = site_url("/missing.html");
+    const json data = scrape(version, {{"url", url}});
+    REQUIRE(data.is_object());
+    check_page_metadata(data, url, 404);
+  }
+}
+
+TEST_CASE("a redirect: sourceURL as requested, url after redirects", "[scrape]") {
+  RULE(rules::kScrapeRedirect);
+  const std::string url = site_url("/redirect");
+  const json data = scrape("v2", {{"url", url}, {"maxAge", 0}});
+  REQUIRE(data.is_object());
+  check_page_metadata(data, url, 200);
+  CHECK(site_path(str(data.at("metadata"), "url")) == "/docs/b.html");
+  CHECK(contains(str(data, "markdown"), "Page B"));
+}
+
+TEST_CASE("a scrape slower than its timeout answers 408 SCRAPE_TIMEOUT", "[scrape][slow]") {
+  RULE(rules::kScrapeTimeout);
+  const auto started = std::chrono::steady_clock::now();
+  const auto res =
+      post("/v2/scrape", {{"url", site_url("/slow.html?t=" + unique_token())}, {"timeout", 1000}});
+  const auto took = std::chrono::steady_clock::now() - started;
+  INFO(res.describe());
+  CHECK(res.status == 408);
+  CHECK(res.body_json.value("code", "") == "SCRAPE_TIMEOUT");
+  CHECK_SCHEMA("common/error", res.body_json);
+  CHECK(took < target().scaled(4500ms));
+}
+
+TEST_CASE("a target host that does not resolve is an API error", "[scrape]") {
+  RULE(rules::kScrapeDns);
+  const auto res = post("/v2/scrape", {{"url", "http://conformance-nonexistent.invalid/"}});
+  INFO(res.describe());
+  CHECK(res.status == 500);
+  CHECK(res.body_json.value("success", true) == false);
+  CHECK(res.body_json.value("code", "").rfind("SCRAPE_", 0) == 0);
+  CHECK_SCHEMA("common/error", res.body_json);
+}
+
+TEST_CASE("excludeTags and includeTags select elements", "[scrape]") {
+  RULE(rules::kScrapeTags);
+  const json plain = scrape("v2", {{"url", site_url("/")}});
+  CHECK(contains(str(plain, "markdown"), "EXCLUDED-BLOCK-MARKER"));
+  const json excluded = scrape("v2", {{"url", site_url("/")}, {"excludeTags", {"#skipme"}}});
+  CHECK_FALSE(contains(str(excluded, "markdown"), "EXCLUDED-BLOCK-MARKER"));
+  CHECK(contains(str(excluded, "markdown"), "Welcome to the"));
+  const json included = scrape("v2", {{"url", site_url("/")}, {"includeTags", {"#skipme"}}});
+  CHECK(contains(str(included, "markdown"), "EXCLUDED-BLOCK-MARKER"));
+  CHECK_FALSE(contains(str(included, "markdown"), "Welcome to the"));
+}
+
+TEST_CASE("a PDF is converted to markdown", "[scrape][pdf]") {
+  REQUIRE_CAPABILITY("pdf");
+  RULE(rules::kScrapePdf);
+  const std::string url = site_url("/files/doc.pdf");
+  const json data = scrape("v2", {{"url", url}});
+  REQUIRE(data.is_object());
+  check_page_metadata(data, url, 200);
+  CHECK(contains(str(data, "markdown"), "Conformance PDF document"));
+}
+
+TEST_CASE("model-made format: summary", "[scrape][formats]") {
+  REQUIRE_CAPABILITY("format:summary");
+  RULE(rules::kModelFormats);
+  const json data = scrape("v2", {{"url", site_url("/docs/a.html")}, {"formats", {"summary"}}});
+  REQUIRE(data.is_object());
+  CHECK_FALSE(str(data, "summary").empty());
+}
+
+TEST_CASE("model-made format: json", "[scrape][formats]") {
+  REQUIRE_CAPABILITY("format:json");
+  RULE(rules::kModelFormats);
+  const json format = {
+      {"type", "json"},
+      {"prompt", "The page heading"},
+      {"schema", {{"type", "object"}, {"properties", {{"heading", {{"type", "string"}}}}}}}};
+  const json data = scrape("v2", {{"url", site_url("/docs/a.html")}, {"formats", {format}}});
+  REQUIRE(data.is_object());
+  REQUIRE(data.contains("json"));
+  CHECK(data.at("json").is_object());
+}
+
+TEST_CASE("model-made format: changeTracking", "[scrape][formats]") {
+  REQUIRE_CAPABILITY("format:changeTracking");
+  RULE(rules::kModelFormats);
+  const json data = scrape("v2", {{"url", site_url("/docs/a.html?ct=" + unique_token())},
+                                  {"formats", {"markdown", "changeTracking"}}});
+  REQUIRE(data.is_object());
+  REQUIRE(data.contains("changeTracking"));
+  const json ct = data.at("changeTracking");
+  INFO(ct.dump());
+  CHECK(ct.value("changeStatus", "") == "new");
+  CHECK(ct.value("visibility", "") == "visible");
+}
+
+TEST_CASE("model-made format: branding", "[scrape][formats]") {
+  REQUIRE_CAPABILITY("format:branding");
+  RULE(rules::kModelFormats);
+  const json data = scrape("v2", {{"url", site_url("/")}, {"formats", {"branding"}}});
+  REQUIRE(data.is_object());
+  REQUIRE(data.contains("branding"));
+  CHECK(data.at("branding").is_object());
+}
+
+TEST_CASE("model-made format: screenshot", "[scrape][formats]") {
+  REQUIRE_CAPABILITY("format:screenshot");
+  RULE(rules::kModelFormats);
+  const json data = scrape("v2", {{"url", site_url("/")}, {"formats", {"screenshot"}}});
+  REQUIRE(data.is_object());
+  const std::string shot = str(data, "screenshot");
+  INFO(shot.substr(0, 80));
+  CHECK((shot.rfind("data:image/png;base64,", 0) == 0 || shot.rfind("https://", 0) == 0 ||
+         shot.rfind("http://", 0) == 0));
+}
+
+TEST_CASE("actions: scrape results in action order", "[scrape][actions]") {
+  REQUIRE_CAPABILITY("actions");
+  RULE(rules::kActions);
+  const json data =
+      scrape("v2", {{"url", site_url("/docs/a.html")},
+                    {"actions", {{{"type", "wait"}, {"milliseconds", 10}}, {{"type", "scrape"}}}}});
+  REQUIRE(data.is_object());
+  REQUIRE(data.contains("actions"));
+  const json scrapes = data.at("actions").value("scrapes", json::array());
+  REQUIRE(scrapes.size() == 1);
+  CHECK(contains(scrapes[0].value("html", ""), "Page A"));
+}
+
+TEST_CASE("SDK: scrape reads formats and metadata", "[scrape][sdk]") {
+  webdata::ScrapeRequest req;
+  req.url = site_url("/");
+  req.formats = std::vector<webdata::FormatEntry>{"markdown", "links", "images"};
+  const auto doc = sdk().scrape(req);
+  INFO((doc.ok() ? std::string() : doc.error().describe()));
+  REQUIRE(doc.ok());
+  RULE(rules::kScrapeStatusCode);
+  CHECK(doc->metadata.status_code == 200);
+  CHECK(doc->metadata.source_url == req.url);
+  CHECK(doc->metadata.title == "Conformance Home");
+  CHECK(doc->metadata.og_locale_alternate ==
+        std::optional<std::vector<std::string>>({"de_DE", "fr_FR"}));
+  REQUIRE(doc->markdown);
+  CHECK(contains(*doc->markdown, "Conformance Home"));
+  REQUIRE(doc->links);
+  CHECK(std::count(doc->links->begin(), doc->links->end(), site_url("/docs/")) == 1);
+
+  webdata::v1::ScrapeRequest v1req;
+  v1req.url = site_url("/missing.html");
+  const auto v1doc = sdk_v1().scrape(v1req);
+  INFO((v1doc.ok() ? std::string() : v1doc.error().describe()));
+  REQUIRE(v1doc.ok());
+  RULE(rules::kScrapeTarget404);
+  CHECK(v1doc->metadata.status_code == 404);
+}

@@ -1,0 +1,298 @@
+#include "support.hpp"
+
+#include <map>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include <webdata/contract/schemas.hpp>
+
+namespace webdata::conformance {
+
+namespace {
+
+std::shared_ptr<webdata::Transport> transport() {
+  static const auto t = webdata::make_curl_transport();
+  return t;
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
+std::string ApiResponse::header(const std::string& name) const {
+  return webdata::find_header(headers, name).value_or("");
+}
+
+std::string ApiResponse::describe() const {
+  if (status == 0) return "no HTTP answer: " + transport_error;
+  std::string shown = body.size() > 600
+                          ? body.substr(0, 600) + "...(" + std::to_string(body.size()) + " bytes)"
+                          : body;
+  return "HTTP " + std::to_string(status) + ": " + shown;
+}
+
+ApiResponse call(const Call& c) {
+  webdata::HttpRequest req;
+  req.method = c.method;
+  req.url = c.path.rfind("http", 0) == 0 ? c.path : target().base_url + c.path;
+  req.timeout = target().scaled(c.timeout);
+  bool has_auth = false;
+  for (const auto& h : c.headers) has_auth = has_auth || lower(h.first) == "authorization";
+  if (!has_auth) {
+    if (c.auth == Auth::kKey && !target().api_key.empty()) {
+      req.headers.emplace_back("Authorization", "Bearer " + target().api_key);
+    } else if (c.auth == Auth::kOtherTeam) {
+      req.headers.emplace_back("Authorization", "Bearer " + target().other_api_key);
+    }
+  }
+  for (const auto& h : c.headers) req.headers.push_back(h);
+  if (c.raw_body) {
+    req.body = *c.raw_body;
+  } else if (c.body) {
+    req.body = c.body->dump();
+  }
+  if (c.raw_body || c.body) req.headers.emplace_back("Content-Type", "application/json");
+  ApiResponse out;
+  auto res = transport()->send(req);
+  if (!res.ok()) {
+    out.transport_error = res.error().describe();
+    return out;
+  }
+  out.status = res->status;
+  out.headers = res->headers;
+  out.body = std::move(res->body);
+  out.body_json = json::parse(out.body, nullptr, false);
+  return out;
+}
+
+ApiResponse get(const std::string& path, Auth auth) {
+  Call c;
+  c.path = path;
+  c.auth = auth;
+  return call(c);
+}
+
+ApiResponse post(const std::string& path, const json& body, Auth auth) {
+  Call c;
+  c.method = "POST";
+  c.path = path;
+  c.body = body;
+  c.auth = auth;
+  return call(c);
+}
+
+ApiResponse del(const std::string& path, Auth auth) {
+  Call c;
+  c.method = "DELETE";
+  c.path = path;
+  c.auth = auth;
+  return call(c);
+}
+
+ApiResponse admin(const std::string& method, const std::string& path, const json& body) {
+  Call c;
+  c.method = method;
+  c.path = path;
+  c.auth = Auth::kNone;
+  if (!body.is_null()) c.body = body;
+  return call(c);
+}
+
+std::string schema_problems(const std::string& name, const json& value) {
+  if (value.is_discarded()) return "the answer is not JSON";
+  std::string out;
+  for (const auto& issue : webdata::contract::SchemaSet::embedded().validate(name, value)) {
+    out += issue.code + " at " + issue.path.dump() + ": " + issue.message + "\n";
+  }
+  return out;
+}
+
+std::string site_url(const std::string& path) {
+  return "http://" + target().site_host + path;
+}
+
+std::string site_path(const std::string& url) {
+  const std::string prefix = lower("http://" + target().site_host);
+  if (lower(url.substr(0, prefix.size())) != prefix) return {};
+  std::string path = url.substr(prefix.size());
+  path = path.substr(0, path.find('#'));
+  if (path.empty()) path = "/";
+  if (path.size() >= 11 && path.compare(path.size() - 11, 11, "/index.html") == 0) {
+    path.resize(path.size() - 10);
+  }
+  const auto last = path.rfind('/');
+  if (path.back() != '/' && path.find('.', last) == std::string::npos &&
+      path.find('?') == std::string::npos) {
+    path += '/';
+  }
+  return path;
+}
+
+std::string unique_token() {
+  static std::mutex mutex;
+  static std::mt19937_64 rng{std::random_device{}()};
+  std::lock_guard<std::mutex> lock(mutex);
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(rng()));
+  return buf;
+}
+
+json wait_job(const std::string& resource, const std::string& id,
+              std::chrono::milliseconds max_wait, std::vector<std::string>* seen) {
+  const auto deadline = std::chrono::steady_clock::now() + target().scaled(max_wait);
+  json last;
+  while (true) {
+    const auto res = get(resource + "/" + id);
+    last = res.body_json;
+    if (res.status != 200 || !last.is_object()) return last;
+    const std::string status = last.value("status", "");
+    if (seen != nullptr) seen->push_back(status);
+    if (status == "completed" || status == "failed" || status == "cancelled") return last;
+    if (std::chrono::steady_clock::now() > deadline) return last;
+    std::this_thread::sleep_for(200ms);
+  }
+}
+
+Chunks collect_chunks(const std::string& first, int max_chunks) {
+  Chunks out;
+  std::string url = first;
+  std::set<std::string> visited;
+  for (int i = 0; i < max_chunks; ++i) {
+    // A `next` seen before would repeat forever: stop, and let the caller fail the walk.
+    if (!visited.insert(url).second) break;
+    out.responses.push_back(get(url));
+    const auto& body = out.responses.back().body_json;
+    if (out.responses.back().status != 200 || !body.is_object()) return out;
+    if (body.contains("data") && body.at("data").is_array()) {
+      for (const auto& d : body.at("data")) out.documents.push_back(d);
+    }
+    if (!body.contains("next") || !body.at("next").is_string()) return out;
+    url = body.at("next").get<std::string>();
+  }
+  out.looped = true;
+  return out;
+}
+
+std::string source_url(const json& document) {
+  if (!document.is_object() || !document.contains("metadata")) return {};
+  const auto& m = document.at("metadata");
+  if (m.contains("sourceURL") && m.at("sourceURL").is_string()) return m.at("sourceURL");
+  if (m.contains("url") && m.at("url").is_string()) return m.at("url");
+  return {};
+}
+
+webdata::Client sdk() {
+  webdata::ClientOptions o;
+  o.api_url = target().base_url;
+  o.api_key = target().api_key;
+  o.timeout = target().scaled(120s);
+  return webdata::Client(o);
+}
+
+webdata::v1::Client sdk_v1() {
+  webdata::ClientOptions o;
+  o.api_url = target().base_url;
+  o.api_key = target().api_key;
+  o.timeout = target().scaled(120s);
+  return webdata::v1::Client(o);
+}
+
+namespace {
+
+// An endpoint is missing when the route is unknown (404/405/501); anything else means the
+// target offers it, and the test cases judge the answer.
+Capability probe_endpoint(const std::string& path, const json& body) {
+  const auto res = post(path, body);
+  if (res.status == 404 || res.status == 405 || res.status == 501) {
+    return {false, "capability missing: POST " + path + " answers " + std::to_string(res.status) +
+                       " (the target offers no such endpoint)"};
+  }
+  return {};
+}
+
+// A format or option is missing when the target refuses it with 400 naming it.
+Capability probe_scrape(const std::string& what, const json& body) {
+  const auto res = post("/v2/scrape", body);
+  if (res.status == 400 && res.body.find(what) != std::string::npos) {
+    return {false, "capability missing: the target refuses " + what + " (400: " +
+                       (res.is_json() ? res.body_json.value("error", res.body) : res.body) + ")"};
+  }
+  return {};
+}
+
+Capability probe(const std::string& name) {
+  if (name == "auth") {
+    const auto res = get("/v2/crawl/active", Auth::kNone);
+    if (res.status != 401) {
+      return {false,
+              "capability missing: authentication is off (GET /v2/crawl/active without a "
+              "key answers " +
+                  std::to_string(res.status) + ")"};
+    }
+    return {};
+  }
+  if (name == "search")
+    return probe_endpoint("/v2/search", {{"query", "conformance"}, {"limit", 1}});
+  if (name == "agent") {
+    return probe_endpoint("/v2/agent",
+                          {{"prompt", "Name the title of " + site_url("/docs/a.html")}});
+  }
+  if (name == "webhook-secret") {
+    if (target().webhook_secret.empty()) {
+      return {false, "no --webhook-secret given: signature values cannot be checked"};
+    }
+    return {};
+  }
+  if (name == "other-team") {
+    if (target().other_api_key.empty()) {
+      return {false, "no --other-api-key given: cross-team isolation cannot be checked"};
+    }
+    return {};
+  }
+  const std::string page = site_url("/docs/a.html");
+  if (name == "pdf") {
+    const auto res = post("/v2/scrape", {{"url", site_url("/files/doc.pdf")}});
+    if (res.status == 400 ||
+        (res.is_json() && res.body_json.value("code", "") == "SCRAPE_UNSUPPORTED_FILE_ERROR")) {
+      return {false, "capability missing: PDF documents are refused (" + res.describe() + ")"};
+    }
+    return {};
+  }
+  if (name == "actions") {
+    return probe_scrape("actions",
+                        {{"url", page},
+                         {"actions", json::array({{{"type", "wait"}, {"milliseconds", 10}},
+                                                  {{"type", "scrape"}}})}});
+  }
+  if (name.rfind("format:", 0) == 0) {
+    const std::string format = name.substr(7);
+    json entry = format;
+    if (format == "json") {
+      entry = {
+          {"type", "json"},
+          {"prompt", "The page heading"},
+          {"schema", {{"type", "object"}, {"properties", {{"heading", {{"type", "string"}}}}}}}};
+    }
+    json formats = json::array({entry});
+    if (format == "changeTracking") formats = json::array({"markdown", entry});
+    return probe_scrape(format, {{"url", page}, {"formats", formats}});
+  }
+  return {false, "unknown capability " + name};
+}
+
+}  // namespace
+
+const Capability& capability(const std::string& name) {
+  static std::mutex mutex;
+  static std::map<std::string, Capability> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  const auto it = cache.find(name);
+  if (it != cache.end()) return it->second;
+  return cache.emplace(name, probe(name)).first->second;
+}
+
+}  // namespace webdata::conformance

@@ -1,0 +1,131 @@
+#pragma once
+
+// What the test cases share: raw HTTP calls to the target, schema checks with the contract's
+// validator, job polling and chunk collection, SDK clients, and capability probes.
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "rules.hpp"
+#include "target.hpp"
+#include "test_site.hpp"
+#include "webdata/client.hpp"
+#include "webdata/transport.hpp"
+#include "webdata/v1/client.hpp"
+
+namespace webdata::conformance {
+
+using json = nlohmann::json;
+using namespace std::chrono_literals;
+
+/// One raw answer of the target.
+struct ApiResponse {
+  int status = 0;  ///< 0: no HTTP answer (see `transport_error`).
+  webdata::Headers headers;
+  std::string body;
+  json body_json = json::value_t::discarded;  ///< Parsed body; discarded when not JSON.
+  std::string transport_error;
+
+  bool is_json() const { return !body_json.is_discarded(); }
+  std::string header(const std::string& name) const;
+  /// "HTTP 400: <body, truncated>" for failure messages.
+  std::string describe() const;
+};
+
+enum class Auth { kKey, kNone, kOtherTeam };
+
+struct Call {
+  std::string method = "GET";
+  std::string path;  ///< "/v2/scrape", or an absolute URL (a `next` address).
+  std::optional<json> body;
+  std::optional<std::string> raw_body;  ///< Sent as is (malformed JSON tests).
+  Auth auth = Auth::kKey;
+  webdata::Headers headers;  ///< Extra headers; an "Authorization" here replaces the key.
+  std::chrono::milliseconds timeout = 120s;
+};
+
+ApiResponse call(const Call& c);
+ApiResponse get(const std::string& path, Auth auth = Auth::kKey);
+ApiResponse post(const std::string& path, const json& body, Auth auth = Auth::kKey);
+ApiResponse del(const std::string& path, Auth auth = Auth::kKey);
+
+/// Empty when `value` matches the contract schema `name` ("v2/scrape.response"); otherwise the
+/// issues, one a line.
+std::string schema_problems(const std::string& name, const json& value);
+
+/// Checks `value` against schema `name`; a failure names the schema and each issue.
+#define CHECK_SCHEMA(name, value)                                                                  \
+  do {                                                                                             \
+    const std::string schema_problems_ = ::webdata::conformance::schema_problems((name), (value)); \
+    INFO("rule " << ::webdata::conformance::rules::kSchema << " [" << (name) << "]");              \
+    CHECK(schema_problems_ == "");                                                                 \
+  } while (false)
+
+/// The JSON Content-Type every JSON answer carries (rule ENV-CONTENT-TYPE).
+#define CHECK_JSON_ANSWER(response)                                             \
+  do {                                                                          \
+    INFO("rule " << ::webdata::conformance::rules::kContentType);               \
+    INFO((response).describe());                                                \
+    CHECK((response).is_json());                                                \
+    CHECK((response).header("Content-Type").rfind("application/json", 0) == 0); \
+  } while (false)
+
+/// http://<site-host><path>: a page of the runner's test site as the target reaches it.
+std::string site_url(const std::string& path);
+/// The path of a test-site URL, normalised ("/docs/index.html" and "/docs" are "/docs/"); empty
+/// for URLs of other hosts.
+std::string site_path(const std::string& url);
+/// A fresh random hex token (unique URLs, webhook receivers).
+std::string unique_token();
+
+/// Polls GET `resource`/`id` (e.g. "/v2/crawl") until the job is terminal or `max_wait`
+/// (scaled) passes. Every status seen is appended to `seen` when given. Returns the last body.
+json wait_job(const std::string& resource, const std::string& id,
+              std::chrono::milliseconds max_wait, std::vector<std::string>* seen = nullptr);
+
+/// Every chunk from `first` on, following `next` (at most `max_chunks`).
+struct Chunks {
+  std::vector<ApiResponse> responses;
+  std::vector<json> documents;
+  bool looped = false;  ///< Stopped at max_chunks or at a `next` already followed.
+};
+Chunks collect_chunks(const std::string& first, int max_chunks = 200);
+
+/// metadata.sourceURL of a document (falls back to metadata.url).
+std::string source_url(const json& document);
+
+/// Checks the counters and retention fields of a finished job's last status chunk, given the
+/// number of documents its chunks held (rules JOB-COUNTERS, CREDITS-FIELDS, RETENTION).
+void check_finished_status(const json& status, std::size_t documents);
+
+webdata::Client sdk();
+webdata::v1::Client sdk_v1();
+
+/// Whether the target offers something optional; `reason` says what is missing.
+struct Capability {
+  bool available = true;
+  std::string reason;
+};
+/// Probed once and cached: "auth", "search", "agent", "format:<name>" (summary, json,
+/// changeTracking, branding, screenshot), "actions", "pdf", "webhook-secret", "other-team".
+const Capability& capability(const std::string& name);
+
+/// Skips the test case when the target lacks `name`.
+#define REQUIRE_CAPABILITY(name)                                        \
+  do {                                                                  \
+    const auto& capability_ = ::webdata::conformance::capability(name); \
+    if (!capability_.available) CONFORMANCE_SKIP(capability_.reason);   \
+  } while (false)
+
+/// Mock admin calls (only when target().is_mock).
+ApiResponse admin(const std::string& method, const std::string& path, const json& body = nullptr);
+
+}  // namespace webdata::conformance
