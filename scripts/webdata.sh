@@ -63,6 +63,8 @@ cmd_demo() {
 cmd_test() {
   step "setup"
   bash "$root/scripts/setup.sh"
+  # Real WireMock (Java 17 + npm package) for the fixture compatibility test.
+  bash "$root/scripts/setup-wiremock.sh"
   configure_and_build -DWEBDATA_BUILD_TESTS=ON
   step "tests"
   local log="$build/ctest.log" rc=0

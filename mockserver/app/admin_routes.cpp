@@ -75,13 +75,15 @@ void MockServer::add_admin_mapping_routes() {
     return http::Response::json(200, merged_mappings(*api_stubs_, web_->stubs()));
   });
   r.add("POST", "/__admin/mappings", [this](const http::Request& req, const http::PathParams&) {
-    const json mapping = json::parse(req.body, nullptr, false);
+    // Ordered, so that a jsonBody is served with its keys in the order they were given.
+    const auto mapping = nlohmann::ordered_json::parse(req.body, nullptr, false);
     if (!mapping.is_object()) {
       return http::Response::error(400, "Bad request, malformed JSON", "BAD_REQUEST_INVALID_JSON");
     }
-    web::StubStore& store = targets_virtual_web(mapping) ? web_->stubs() : *api_stubs_;
+    web::StubStore& store =
+        targets_virtual_web(json::parse(mapping.dump())) ? web_->stubs() : *api_stubs_;
     try {
-      const std::string id = store.add(mapping);
+      const std::string id = store.add_ordered(mapping);
       return http::Response::json(201, store.mapping_json(id).value_or(json{{"id", id}}));
     } catch (const web::MappingError& e) {
       return mapping_error(e);
@@ -109,7 +111,7 @@ void MockServer::add_admin_mapping_routes() {
   r.add("PUT", "/__admin/mappings/{id}", [this](const http::Request& req,
                                                  const http::PathParams& p) {
     const std::string& id = p.at("id");
-    json mapping = json::parse(req.body, nullptr, false);
+    auto mapping = nlohmann::ordered_json::parse(req.body, nullptr, false);
     if (!mapping.is_object()) {
       return http::Response::error(400, "Bad request, malformed JSON", "BAD_REQUEST_INVALID_JSON");
     }
@@ -119,13 +121,14 @@ void MockServer::add_admin_mapping_routes() {
     }
     if (owner == nullptr) return http::Response::error(404, "No stub mapping with id " + id);
     mapping["id"] = id;
-    web::StubStore& target = targets_virtual_web(mapping) ? web_->stubs() : *api_stubs_;
+    web::StubStore& target =
+        targets_virtual_web(json::parse(mapping.dump())) ? web_->stubs() : *api_stubs_;
     try {
       if (&target != owner) {
-        target.add(mapping);
+        target.add_ordered(mapping);
         owner->remove(id);
       } else {
-        target.add(mapping);  // same id: replaces
+        target.add_ordered(mapping);  // same id: replaces
       }
       return http::Response::json(200, target.mapping_json(id).value_or(json{{"id", id}}));
     } catch (const web::MappingError& e) {

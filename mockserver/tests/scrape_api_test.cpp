@@ -239,3 +239,93 @@ TEST_CASE("a scrape reaches the bundled virtual web", "[scrape][fixtures]") {
     CHECK(r.body["data"]["metadata"]["statusCode"].is_number_integer());
   }
 }
+
+TEST_CASE("bundled fixtures: proxy auto retries a protected page through enhanced",
+          "[scrape][fixtures][proxy]") {
+  RunningMock mock;
+  const ApiClient api(mock.url());
+  const auto basic = api.post("/v2/scrape", {{"url", "https://shop.example.test/deals"},
+                                             {"proxy", "basic"}});
+  REQUIRE(basic.status == 200);
+  CHECK(basic.body["data"]["metadata"]["statusCode"] == 403);
+  CHECK(basic.body["data"]["metadata"]["proxyUsed"] == "basic");
+  CHECK(basic.body["data"]["metadata"]["creditsUsed"] == 1);
+
+  const auto automatic = api.post("/v2/scrape", {{"url", "https://shop.example.test/deals"}});
+  REQUIRE(automatic.status == 200);
+  CHECK(automatic.body["data"]["metadata"]["statusCode"] == 200);
+  CHECK(automatic.body["data"]["metadata"]["proxyUsed"] == "enhanced");
+  CHECK(automatic.body["data"]["metadata"]["creditsUsed"] == 5);
+
+  // A page that needs no retry costs the basic price under auto.
+  const auto plain = api.post("/v2/scrape", {{"url", "https://shop.example.test/"}});
+  CHECK(plain.body["data"]["metadata"]["proxyUsed"] == "basic");
+  CHECK(plain.body["data"]["metadata"]["creditsUsed"] == 1);
+}
+
+TEST_CASE("bundled fixtures: mobile and location pick the page's variants",
+          "[scrape][fixtures]") {
+  RunningMock mock;
+  const ApiClient api(mock.url());
+  const std::string kettle = "https://shop.example.test/products/trail-kettle";
+  const auto desktop = api.post("/v2/scrape", {{"url", kettle}, {"formats", {"rawHtml"}}});
+  const auto mobile = api.post("/v2/scrape", {{"url", kettle}, {"formats", {"rawHtml"}},
+                                              {"mobile", true}});
+  REQUIRE(desktop.status == 200);
+  REQUIRE(mobile.status == 200);
+  CHECK(desktop.body["data"]["rawHtml"] != mobile.body["data"]["rawHtml"]);
+
+  const std::string trail = "https://travel.example.org/trails/rota-vicentina";
+  const auto english = api.post("/v2/scrape", {{"url", trail}});
+  const auto german = api.post("/v2/scrape", {{"url", trail},
+                                              {"location", {{"country", "DE"},
+                                                            {"languages", {"de-DE"}}}}});
+  REQUIRE(german.status == 200);
+  CHECK(english.body["data"]["metadata"]["language"] != german.body["data"]["metadata"]["language"]);
+  CHECK(german.body["data"]["metadata"]["language"].get<std::string>().rfind("de", 0) == 0);
+}
+
+TEST_CASE("bundled fixtures: redirects, loops and faults", "[scrape][fixtures]") {
+  RunningMock mock;
+  const ApiClient api(mock.url());
+  const auto redirected = api.post("/v2/scrape", {{"url", "https://edge.example.test/redirect/1"}});
+  REQUIRE(redirected.status == 200);
+  CHECK(redirected.body["data"]["metadata"]["sourceURL"] == "https://edge.example.test/redirect/1");
+  CHECK(redirected.body["data"]["metadata"]["url"] != "https://edge.example.test/redirect/1");
+  CHECK(api.post("/v2/scrape", {{"url", "https://edge.example.test/loop/a"}}).body["code"] ==
+        "SCRAPE_SITE_ERROR");
+  CHECK(api.post("/v2/scrape", {{"url", "https://edge.example.test/reset"}}).body["code"] ==
+        "SCRAPE_SITE_ERROR");
+  const auto gone = api.post("/v2/scrape", {{"url", "https://edge.example.test/gone"}});
+  CHECK(gone.body["data"]["metadata"]["statusCode"] == 410);
+  const auto slow = api.post("/v2/scrape", {{"url", "https://edge.example.test/slow"},
+                                            {"timeout", 1000}});
+  CHECK(slow.status == 408);
+}
+
+TEST_CASE("live fetching reaches a local server only when private targets are allowed",
+          "[scrape][live]") {
+  RunningMock site;  // any HTTP server on loopback will do: another mock's /health
+  const std::string target = site.url("/health");
+
+  auto config = RunningMock::quiet_config();
+  config.live_fetch = true;
+  config.allow_private_targets = true;
+  RunningMock open(config);
+  const auto fetched = ApiClient(open.url()).post("/v2/scrape", {{"url", target},
+                                                                 {"formats", {"rawHtml"}}});
+  REQUIRE(fetched.status == 200);
+  CHECK(json::parse(fetched.body["data"]["rawHtml"].get<std::string>())["status"] == "ok");
+  CHECK(fetched.body["data"]["metadata"]["contentType"] == "application/json");
+
+  config.allow_private_targets = false;
+  RunningMock guarded(config);
+  const auto refused = ApiClient(guarded.url()).post("/v2/scrape", {{"url", target}});
+  CHECK(refused.status == 500);
+  CHECK(refused.body["success"] == false);
+
+  config.live_fetch = false;
+  RunningMock offline(config);
+  CHECK(ApiClient(offline.url()).post("/v2/scrape", {{"url", target}}).body["code"] ==
+        "SCRAPE_DNS_RESOLUTION_ERROR");
+}
