@@ -87,7 +87,7 @@ TEST_CASE("actions: wait accounts milliseconds and checks selectors", "[actions]
   CHECK(bad_selector.error->message.find("pseudo-classes") != std::string::npos);
 }
 
-TEST_CASE("actions: clicking a link navigates; the final page is the new one", "[actions]") {
+TEST_CASE("actions: clicking a link navigates, the final page is the new one", "[actions]") {
   FakeWeb web;
   web.pages["https://shop.example/about"] = "<title>About</title><h1 id='team'>Our team</h1>";
   auto out =

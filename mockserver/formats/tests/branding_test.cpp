@@ -82,7 +82,7 @@ TEST_CASE("branding: a light site with custom properties, fonts and a logo", "[b
             "https://fonts.googleapis.com/css2?family=Inter:wght@400;700&family=Roboto+Mono"});
 }
 
-TEST_CASE("branding: a dark site; brand colors from buttons and frequency; extra css",
+TEST_CASE("branding: a dark site, brand colors from buttons and frequency, extra css",
           "[branding]") {
   auto doc = parse(R"(<html><head><style>
       html { background: #0d1117 }

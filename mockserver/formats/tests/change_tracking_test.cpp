@@ -199,7 +199,7 @@ TEST_CASE("changeTracking: json mode compares extracted fields", "[changeTrackin
   CHECK(!changed.contains("diff"));  // git-diff not asked for
 }
 
-TEST_CASE("changeTracking: keys are team, URL and tag; memory is bounded", "[changeTracking]") {
+TEST_CASE("changeTracking: keys are team, URL and tag, memory is bounded", "[changeTracking]") {
   ChangeTracker tracker(3);
   tracker.track(input("a", 0));
   auto other_team = input("a", 1);

@@ -92,7 +92,7 @@ TEST_CASE("json: a table becomes an array of objects by column names", "[json]")
   CHECK(out["variants"][2]["inStock"] == false);
 }
 
-TEST_CASE("json: repeated cards become objects; nested objects, $ref and formats", "[json]") {
+TEST_CASE("json: repeated cards become objects, nested objects, $ref and formats", "[json]") {
   json schema = json::parse(R"({
     "definitions": {
       "person": {

@@ -53,7 +53,7 @@ TEST_CASE("pdf: the writer's output is well formed and poppler reads it back", "
   CHECK(read.markdown.find("Short line") != std::string::npos);
 }
 
-TEST_CASE("pdf: long text flows over pages; page setup changes the media box", "[pdf]") {
+TEST_CASE("pdf: long text flows over pages, page setup changes the media box", "[pdf]") {
   std::string text;
   for (int i = 0; i < 300; ++i) {
     text += "Paragraph " + std::to_string(i) +

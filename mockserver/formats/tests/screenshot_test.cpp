@@ -104,7 +104,7 @@ TEST_CASE("screenshot: a PNG of exactly the viewport, desktop and mobile", "[scr
   CHECK(count(desktop, {0, 0, 0xEE}) > 0);  // the nav links in the default link color
 }
 
-TEST_CASE("screenshot: content depends on the page; same page, same bytes", "[screenshot]") {
+TEST_CASE("screenshot: content depends on the page, same page, same bytes", "[screenshot]") {
   auto a = parse(load("article.html"));
   auto b = parse(load("product.html"));
   std::string pa = formats::screenshot_png(a, {}, 800, 600, false);
@@ -120,7 +120,7 @@ TEST_CASE("screenshot: content depends on the page; same page, same bytes", "[sc
   CHECK(differing > 1000);
 }
 
-TEST_CASE("screenshot: full page height, capped; scrolling moves the viewport", "[screenshot]") {
+TEST_CASE("screenshot: full page height, capped, scrolling moves the viewport", "[screenshot]") {
   std::string html = "<body>";
   for (int i = 0; i < 200; ++i)
     html += "<p>Paragraph number " + std::to_string(i) + " of a long page.</p>";
