@@ -11,6 +11,8 @@ packages=(
   libboost-dev           # Boost.Beast: the mock's HTTP/WebSocket layer
   libvalijson-dev        # JSON Schema validation
   libgumbo-dev           # HTML parsing in the content pipeline
+  libpoppler-cpp-dev     # PDF text for the mock's pdf parser
+  zlib1g-dev             # PNG screenshots
   libsqlite3-dev         # job persistence in the mock
   catch2                 # tests (Catch2 2.13)
 )

@@ -63,6 +63,7 @@ void MockServer::reset_all() {
   api_stubs_->reset();
   web_->stubs().reset();
   scraper_->cache().clear();
+  scraper_->change_tracker().clear();
   jobs_->reset();
   webhooks_->reset();
   std::lock_guard<std::mutex> lock(idempotency_mutex_);

@@ -5,6 +5,13 @@
 
 #include "app/util.hpp"
 #include "content/document.hpp"
+#include "formats/branding.hpp"
+#include "formats/change_tracking.hpp"
+#include "formats/extract.hpp"
+#include "formats/pdf.hpp"
+#include "formats/screenshot.hpp"
+#include "formats/summary.hpp"
+#include "formats/tree.hpp"
 #include "http/message.hpp"
 #include "web/url.hpp"
 
@@ -14,11 +21,14 @@ using nlohmann::json;
 
 namespace {
 
-// Formats whose behaviour arrives with the model-made formats (issue 8). Until then a request
-// for them is refused with a clear 400 rather than answered with an invented value.
-const std::set<std::string> kPendingFormats = {"summary",         "json",       "changeTracking",
-                                               "branding",        "screenshot", "screenshot@fullPage",
-                                               "extract"};
+/// The format entry object named `type` (v2 objects carry options), or null.
+json format_entry(const json& formats, const std::string& type) {
+  if (!formats.is_array()) return nullptr;
+  for (const auto& entry : formats) {
+    if (entry.is_object() && entry.value("type", "") == type) return entry;
+  }
+  return nullptr;
+}
 
 bool is_html_like(const std::string& content_type) {
   std::string type = content_type.substr(0, content_type.find(';'));
@@ -164,24 +174,14 @@ Scraper::Scraper(const web::VirtualWeb& web, const Clock& clock) : web_(web), cl
 
 std::optional<Failure> Scraper::check(const json& options, const std::string& version,
                                       const Team& team) const {
-  for (const auto& name : parse_formats(options.value("formats", json())).names) {
-    if (kPendingFormats.count(name) != 0) {
-      return bad_request("The '" + name + "' format is not available in webdata-mock yet; " +
-                         "available formats: markdown, html, rawHtml, links" +
-                         (version == "v2" ? ", images" : ""));
-    }
+  const Formats formats = parse_formats(options.value("formats", json()));
+  if (formats.has("changeTracking") && !formats.has("markdown")) {
+    return bad_request("The changeTracking format needs the markdown format in the same request");
   }
+  (void)version;
   if (options.contains("actions") && !options.at("actions").empty()) {
+    // Actions arrive with the action runner; refused rather than ignored until then.
     return bad_request("actions are not available in webdata-mock yet");
-  }
-  if (options.contains("jsonOptions") || options.contains("extract") ||
-      options.contains("changeTrackingOptions")) {
-    // v1 option objects only make sense with their (pending) formats.
-    for (const char* key : {"jsonOptions", "extract", "changeTrackingOptions"}) {
-      if (options.contains(key)) {
-        return bad_request(std::string(key) + " is not available in webdata-mock yet");
-      }
-    }
   }
   if (options.value("zeroDataRetention", false) && !team.zero_data_retention) {
     return bad_request(
@@ -212,6 +212,68 @@ web::FetchResult Scraper::fetch(const json& options, const std::string& url,
   request.skip_tls_verification = options.value("skipTlsVerification", true);
   request.proxy = proxy;
   return web_.fetch(request);
+}
+
+Outcome Scraper::scrape_pdf(const json& options, const std::string& version,
+                           const std::string& url, const web::FetchResult& fetched,
+                           const std::string& proxy_used, bool hit,
+                           std::chrono::system_clock::time_point cached_at,
+                           std::chrono::system_clock::time_point now, const std::string& key,
+                           bool store) {
+  Outcome out;
+  // v2 `parsers` (default ["pdf"]) and v1 `parsePDF` (default true): text as markdown billed per
+  // page; otherwise the file itself, base64-encoded, for one credit.
+  bool parse = true;
+  if (version == "v1") {
+    parse = options.value("parsePDF", true);
+  } else if (options.contains("parsers")) {
+    parse = false;
+    for (const auto& parser : options.at("parsers")) {
+      if ((parser.is_string() && parser.get<std::string>() == "pdf") ||
+          (parser.is_object() && parser.value("type", "") == "pdf")) {
+        parse = true;
+      }
+    }
+  }
+  json data = json::object();
+  json metadata = json::object();
+  const Formats formats = parse_formats(options.value("formats", json()));
+  if (parse) {
+    const formats::PdfResult pdf = formats::pdf_to_markdown(fetched.body);
+    if (pdf.error) {
+      out.failure = Failure{500, pdf.code.empty() ? "SCRAPE_UNSUPPORTED_FILE_ERROR" : pdf.code,
+                            "The PDF at " + fetched.url + " cannot be read: " + *pdf.error};
+      return out;
+    }
+    if (formats.has("markdown")) data["markdown"] = pdf.markdown;
+    if (!pdf.title.empty()) metadata["title"] = pdf.title;
+    metadata["numPages"] = pdf.num_pages;
+    out.credits = std::max(1, pdf.num_pages);
+  } else {
+    const std::string encoded = formats::detail::base64(fetched.body);
+    data["markdown"] = encoded;
+    out.credits = 1;
+  }
+  if (proxy_used == "enhanced" && !hit) out.credits = std::max<std::int64_t>(out.credits, 5);
+  if (formats.has("rawHtml")) data["rawHtml"] = formats::detail::base64(fetched.body);
+  if (!hit && store && fetched.status >= 200 && fetched.status < 300) {
+    cache_.store(key, PageCache::Entry{fetched, now, proxy_used});
+  }
+  metadata["sourceURL"] = url;
+  metadata["url"] = fetched.url;
+  if (!drop_status_code_) metadata["statusCode"] = fetched.status;
+  metadata["scrapeId"] = uuid4();
+  metadata["contentType"] = fetched.content_type;
+  metadata["proxyUsed"] = proxy_used;
+  metadata["cacheState"] = hit ? "hit" : "miss";
+  if (hit) metadata["cachedAt"] = iso8601(cached_at);
+  metadata["creditsUsed"] = out.credits;
+  data["metadata"] = std::move(metadata);
+  out.document = std::move(data);
+  out.status_code = fetched.status;
+  out.final_url = fetched.url;
+  out.content_type = fetched.content_type;
+  return out;
 }
 
 Outcome Scraper::scrape(const json& options, const std::string& version, const Team& team) {
@@ -291,10 +353,7 @@ Outcome Scraper::scrape(const json& options, const std::string& version, const T
     return out;
   }
   if (is_pdf(fetched.content_type)) {
-    out.failure = Failure{500, "SCRAPE_UNSUPPORTED_FILE_ERROR",
-                          "PDF documents are not available in webdata-mock yet (" + fetched.url +
-                              ")"};
-    return out;
+    return scrape_pdf(options, version, url, fetched, proxy_used, hit, cached_at, now, key, store);
   }
   if (!is_html_like(fetched.content_type)) {
     out.failure = Failure{500, "SCRAPE_UNSUPPORTED_FILE_ERROR",
@@ -332,6 +391,77 @@ Outcome Scraper::scrape(const json& options, const std::string& version, const T
 
   out.credits = proxy_used == "enhanced" ? 5 : 1;
   if (hit) out.credits = 1;  // A cached page is billed as a basic page.
+
+  // Model-made formats: deterministic stand-ins for what a model or a browser makes
+  // (docs/mockserver/model-formats.md). Each is derived from the same parsed page.
+  const json format_list = options.value("formats", json::array());
+  if (version == "v2" && formats.has("summary")) {
+    data["summary"] = formats::summarize(document, extract);
+  }
+  if (formats.has("json")) {
+    json schema = nullptr;
+    std::string prompt;
+    if (version == "v2") {
+      const json entry = format_entry(format_list, "json");
+      if (entry.is_object()) {
+        schema = entry.value("schema", json());
+        prompt = entry.value("prompt", "");
+      }
+    } else if (options.contains("jsonOptions")) {
+      schema = options.at("jsonOptions").value("schema", json());
+      prompt = options.at("jsonOptions").value("prompt", "");
+    }
+    data["json"] = formats::extract(document, extract, schema, prompt);
+    out.credits += 4;
+  }
+  if (version == "v1" && formats.has("extract")) {
+    const json spec = options.value("extract", json::object());
+    data["llm_extraction"] =
+        formats::extract(document, extract, spec.value("schema", json()), spec.value("prompt", ""));
+    out.credits += 4;
+  }
+  if (version == "v2" && formats.has("branding")) data["branding"] = formats::branding(document);
+  const bool full_v1 = formats.has("screenshot@fullPage");
+  if (formats.has("screenshot") || full_v1) {
+    const bool mobile = options.value("mobile", false);
+    formats::ScreenshotOptions shot;
+    shot.viewport_width = mobile ? formats::kMobileWidth : formats::kDesktopWidth;
+    shot.viewport_height = mobile ? formats::kMobileHeight : formats::kDesktopHeight;
+    shot.full_page = full_v1;
+    const json entry = format_entry(format_list, "screenshot");
+    if (entry.is_object()) {
+      shot.full_page = entry.value("fullPage", false);
+      if (entry.contains("viewport")) {
+        shot.viewport_width = entry.at("viewport").value("width", shot.viewport_width);
+        shot.viewport_height = entry.at("viewport").value("height", shot.viewport_height);
+      }
+    }
+    data["screenshot"] = formats::data_uri_png(formats::screenshot_png(document, extract, shot));
+  }
+  if (formats.has("changeTracking")) {
+    formats::ChangeTrackingInput input;
+    input.team = team.id;
+    input.url = url;
+    input.markdown = data.value("markdown", "");
+    input.status_code = fetched.status;
+    input.store = !zero_retention;
+    input.now = now;
+    json tracking_options = version == "v2" ? format_entry(format_list, "changeTracking")
+                                            : options.value("changeTrackingOptions", json());
+    if (tracking_options.is_object()) {
+      if (tracking_options.contains("tag") && tracking_options.at("tag").is_string()) {
+        input.tag = tracking_options.at("tag").get<std::string>();
+      }
+      if (tracking_options.contains("modes")) {
+        input.modes = tracking_options.at("modes").get<std::vector<std::string>>();
+      }
+      if (std::find(input.modes.begin(), input.modes.end(), "json") != input.modes.end()) {
+        input.json = formats::extract(document, extract, tracking_options.value("schema", json()),
+                                      tracking_options.value("prompt", ""));
+      }
+    }
+    data["changeTracking"] = tracker_.track(input);
+  }
 
   json metadata = document.metadata();
   if (!metadata.is_object()) metadata = json::object();

@@ -13,6 +13,7 @@
 
 #include "app/clock.hpp"
 #include "app/teams.hpp"
+#include "formats/change_tracking.hpp"
 #include "web/virtual_web.hpp"
 
 namespace webdata::mock::scrape {
@@ -90,6 +91,7 @@ class Scraper {
   Outcome scrape(const nlohmann::json& options, const std::string& version, const Team& team);
 
   PageCache& cache() { return cache_; }
+  formats::ChangeTracker& change_tracker() { return tracker_; }
   /// --inject-fault missing-status-code: documents lack `metadata.statusCode`.
   void set_drop_status_code(bool drop) { drop_status_code_ = drop; }
 
@@ -99,7 +101,14 @@ class Scraper {
 
   const web::VirtualWeb& web_;
   const Clock& clock_;
+  Outcome scrape_pdf(const nlohmann::json& options, const std::string& version,
+                     const std::string& url, const web::FetchResult& fetched,
+                     const std::string& proxy_used, bool hit,
+                     std::chrono::system_clock::time_point cached_at,
+                     std::chrono::system_clock::time_point now, const std::string& key, bool store);
+
   PageCache cache_;
+  formats::ChangeTracker tracker_;  ///< previous scrapes per team + URL + tag
   bool drop_status_code_ = false;
 };
 

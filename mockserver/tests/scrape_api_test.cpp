@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include "api_client.hpp"
+#include "formats/pdf.hpp"
+#include "formats/tree.hpp"
 #include "mock_fixture.hpp"
 
 using webdata::testing::ApiClient;
@@ -217,10 +219,10 @@ TEST_CASE_METHOD(ScrapeFixture, "credits are billed per page", "[scrape][credits
 
 TEST_CASE_METHOD(ScrapeFixture, "options this mock cannot honour yet are refused, not faked",
                  "[scrape]") {
-  const auto summary = api.post("/v2/scrape", {{"url", "http://shop.test/desk"},
-                                               {"formats", {"summary"}}});
-  CHECK(summary.status == 400);
-  CHECK(summary.body["error"].get<std::string>().find("summary") != std::string::npos);
+  const auto actions = api.post("/v2/scrape", {{"url", "http://shop.test/desk"},
+                                               {"actions", {{{"type", "wait"}, {"milliseconds", 10}}}}});
+  CHECK(actions.status == 400);
+  CHECK(actions.body["error"].get<std::string>().find("actions") != std::string::npos);
   const auto zdr = api.post("/v2/scrape", {{"url", "http://shop.test/desk"},
                                            {"zeroDataRetention", true}});
   CHECK(zdr.status == 400);
@@ -328,4 +330,94 @@ TEST_CASE("live fetching reaches a local server only when private targets are al
   RunningMock offline(config);
   CHECK(ApiClient(offline.url()).post("/v2/scrape", {{"url", target}}).body["code"] ==
         "SCRAPE_DNS_RESOLUTION_ERROR");
+}
+
+TEST_CASE_METHOD(ScrapeFixture, "model-made formats over HTTP", "[scrape][model-formats]") {
+  SECTION("summary, branding, json with +4 credits") {
+    const json schema = {{"type", "object"},
+                         {"properties", {{"name", {{"type", "string"}}},
+                                         {"price", {{"type", "number"}}},
+                                         {"features", {{"type", "array"},
+                                                       {"items", {{"type", "string"}}}}}}},
+                         {"required", {"name", "price"}}};
+    const auto r = api.post("/v2/scrape", {{"url", "http://shop.test/desk"}, {"maxAge", 0},
+                                           {"formats", {"summary", "branding",
+                                                        {{"type", "json"}, {"schema", schema}}}}});
+    REQUIRE(r.status == 200);
+    const json& data = r.body["data"];
+    CHECK(data["summary"].get<std::string>().find("walnut") != std::string::npos);
+    CHECK(data["branding"].is_object());
+    REQUIRE(data["json"].is_object());
+    CHECK(data["json"]["name"].is_string());
+    CHECK(data["json"]["price"].is_number());
+    CHECK(data["metadata"]["creditsUsed"] == 5);
+  }
+  SECTION("v1 jsonOptions fill json") {
+    const auto r = api.post("/v1/scrape", {{"url", "http://shop.test/desk"},
+                                           {"formats", {"json"}},
+                                           {"jsonOptions", {{"prompt", "the product name"}}}});
+    REQUIRE(r.status == 200);
+    CHECK(r.body["data"]["json"].is_object());
+  }
+  SECTION("screenshot is a PNG data URI of the viewport") {
+    const auto r = api.post("/v2/scrape", {{"url", "http://shop.test/desk"},
+                                           {"formats", {{{"type", "screenshot"},
+                                                         {"viewport", {{"width", 640},
+                                                                       {"height", 480}}}}}}});
+    REQUIRE(r.status == 200);
+    const std::string uri = r.body["data"]["screenshot"];
+    REQUIRE(uri.rfind("data:image/png;base64,", 0) == 0);
+    // The IHDR of a 640x480 PNG: width 0x00000280, height 0x000001E0 (base64 of the first bytes).
+    CHECK(uri.substr(22, 12) == "iVBORw0KGgoA");  // \x89PNG\r\n\x1a\n
+    CHECK(uri.size() > 200);
+  }
+  SECTION("changeTracking: new, same, changed") {
+    const json request = {{"url", "http://shop.test/desk"}, {"maxAge", 0},
+                          {"formats", {"markdown", {{"type", "changeTracking"},
+                                                    {"modes", {"git-diff"}}}}}};
+    const auto first = api.post("/v2/scrape", request);
+    REQUIRE(first.status == 200);
+    CHECK(first.body["data"]["changeTracking"]["changeStatus"] == "new");
+    CHECK(api.post("/v2/scrape", request).body["data"]["changeTracking"]["changeStatus"] == "same");
+    REQUIRE(api.post("/__admin/mappings",
+                     page_mapping("shop.test", "/desk", 200, "<main><h1>Walnut Desk</h1>"
+                                                             "<p>Sold out.</p></main>"))
+                .status == 201);
+    const auto changed = api.post("/v2/scrape", request);
+    CHECK(changed.body["data"]["changeTracking"]["changeStatus"] == "changed");
+    CHECK(changed.body["data"]["changeTracking"]["diff"]["text"].get<std::string>().find(
+              "+Sold out.") != std::string::npos);
+    CHECK(api.post("/v2/scrape", {{"url", "http://shop.test/desk"},
+                                  {"formats", {{{"type", "changeTracking"}}}}})
+              .status == 400);  // markdown is required alongside
+  }
+}
+
+TEST_CASE_METHOD(ScrapeFixture, "PDF targets: parsed per page, or base64 for one credit",
+                 "[scrape][pdf]") {
+  std::string long_text;
+  for (int i = 0; i < 200; ++i) long_text += "Line " + std::to_string(i) + " of the quarterly report.\n";
+  const std::string pdf = webdata::mock::formats::write_pdf(long_text, "Quarterly report");
+  REQUIRE(api.post("/__admin/mappings",
+                   {{"request", {{"method", "GET"}, {"host", {{"equalTo", "shop.test"}}},
+                                 {"urlPath", "/report.pdf"}}},
+                    {"response", {{"status", 200},
+                                  {"headers", {{"Content-Type", "application/pdf"}}},
+                                  {"base64Body", webdata::mock::formats::detail::base64(pdf)}}}})
+              .status == 201);
+  const auto parsed = api.post("/v2/scrape", {{"url", "http://shop.test/report.pdf"}});
+  REQUIRE(parsed.status == 200);
+  const auto pages = parsed.body["data"]["metadata"]["numPages"].get<int>();
+  CHECK(pages > 1);
+  CHECK(parsed.body["data"]["metadata"]["creditsUsed"] == pages);
+  CHECK(parsed.body["data"]["markdown"].get<std::string>().find("Line 199 of the quarterly") !=
+        std::string::npos);
+
+  const auto raw = api.post("/v2/scrape", {{"url", "http://shop.test/report.pdf"},
+                                           {"parsers", json::array()}, {"maxAge", 0}});
+  REQUIRE(raw.status == 200);
+  CHECK(raw.body["data"]["metadata"]["creditsUsed"] == 1);
+  CHECK(raw.body["data"]["markdown"] == webdata::mock::formats::detail::base64(pdf));
+  CHECK(api.post("/v1/scrape", {{"url", "http://shop.test/report.pdf"}, {"parsePDF", false}})
+            .body["data"]["metadata"]["creditsUsed"] == 1);
 }
