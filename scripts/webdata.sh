@@ -53,8 +53,12 @@ cmd_demo() {
     fi
     sleep 0.1
   done
-  step "SDK example against the mock"
+  step "SDK examples against the mock"
   "$build/examples/health_check" "http://127.0.0.1:$port"
+  echo
+  # A page of the bundled virtual web (docs.example.test lives in mockserver/fixtures/web).
+  WEBDATA_API_URL="http://127.0.0.1:$port" WEBDATA_API_KEY=test-key \
+    "$build/examples/scrape" "https://docs.example.test/getting-started/quickstart"
   echo
   echo "webdata-mock is running on http://127.0.0.1:$port (pid $(cat "$pidfile"), log $build/webdata-mock.log)."
   echo "Stop it with: bash scripts/webdata.sh stop"
