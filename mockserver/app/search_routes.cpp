@@ -1,0 +1,314 @@
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+
+#include "app/mock_server.hpp"
+#include "app/util.hpp"
+#include "search/service.hpp"
+#include "search/text.hpp"
+#include "web/url.hpp"
+
+// POST /v1|v2/search (specification 4.3, wire-decisions 5), POST /v2/agent and
+// GET /v2/agent/{id} (specification 4.9, wire-decisions 6). The index lives in a
+// search::SearchService owned by these routes.
+
+namespace webdata::mock {
+
+using nlohmann::json;
+
+namespace {
+
+/// Agent runs kept for GET /v2/agent/{id}: per team, for 24 hours. Thread-safe.
+class AgentRuns {
+ public:
+  struct Run {
+    std::string team;
+    json data;
+    std::int64_t credits = 0;
+    std::chrono::system_clock::time_point expires_at;
+  };
+  enum class Lookup { found, missing, expired };
+
+  void add(const std::string& id, Run run) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    runs_[id] = std::move(run);
+  }
+  Lookup find(const std::string& id, const std::string& team,
+              std::chrono::system_clock::time_point now, Run& out) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = runs_.find(id);
+    if (it == runs_.end() || it->second.team != team) return Lookup::missing;
+    if (now >= it->second.expires_at) return Lookup::expired;
+    out = it->second;
+    return Lookup::found;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::string, Run> runs_;
+};
+
+/// `sources` / `categories`: plain strings or {type} objects (the schema already checked them).
+std::vector<std::string> type_names(const json& body, const char* key,
+                                    std::vector<std::string> fallback) {
+  if (!body.contains(key) || !body.at(key).is_array()) return fallback;
+  std::vector<std::string> out;
+  for (const auto& entry : body.at(key)) {
+    const std::string name = entry.is_string() ? entry.get<std::string>() : entry.value("type", "");
+    if (!name.empty() && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  }
+  return out;
+}
+
+/// The document's fields merged into a search item; `metadata` keeps what the item had.
+void merge_document(json& item, const json& document) {
+  for (const auto& [key, value] : document.items()) {
+    if (key == "metadata" && item.contains("metadata")) {
+      for (const auto& [name, field] : value.items()) item["metadata"][name] = field;
+    } else {
+      item[key] = value;
+    }
+  }
+}
+
+}  // namespace
+
+void MockServer::add_search_routes() {
+  auto service = std::make_shared<search::SearchService>(*web_, clock_);
+  auto runs = std::make_shared<AgentRuns>();
+
+  for (const std::string version : {"v1", "v2"}) {
+    api("POST", "/" + version + "/search", version + "/search.request",
+        [this, service](ApiCall& call) {
+          using Clock = std::chrono::steady_clock;
+          const auto deadline =
+              Clock::now() + std::chrono::milliseconds(call.body.value("timeout", 60000));
+          if (auto refused = require_credits(call.team, 1)) return *refused;
+          const bool v2 = call.version == "v2";
+
+          search::SearchRequest request;
+          request.query = call.body.value("query", "");
+          request.sources =
+              v2 ? type_names(call.body, "sources", {"web"}) : std::vector<std::string>{"web"};
+          request.categories =
+              v2 ? type_names(call.body, "categories", {}) : std::vector<std::string>{};
+          request.tbs = call.body.value("tbs", "");
+          request.location = call.body.value("location", "");
+          request.country = call.body.value("country", "");
+          if (!v2) request.language = call.body.value("lang", "");
+          const auto limit = static_cast<std::size_t>(call.body.value("limit", 5));
+          const bool ignore_invalid = call.body.value("ignoreInvalidURLs", false);
+
+          json scrape_options = call.body.value("scrapeOptions", json());
+          const bool scrape = scrape_options.is_object() && scrape_options.contains("formats") &&
+                              !scrape_options.at("formats").empty();
+          if (scrape) {
+            if (auto refused = check_scrape_options(scrape_options, call.version, call.team))
+              return *refused;
+          }
+
+          search::SearchAnswer answer;
+          if (auto error = service->search(request, answer)) {
+            return http::Response::error(400, "Bad Request: " + error->message, "BAD_REQUEST",
+                                         json::array({{{"code", "custom"},
+                                                       {"path", json::array({error->field})},
+                                                       {"message", error->message}}}));
+          }
+          const search::Index& index = *answer.index;
+          std::vector<std::string> warnings = answer.warnings;
+
+          // Scrapes are shared between sources (a page can be a web and a news result) and billed
+          // once.
+          std::map<std::string, scrape::Outcome> scraped;
+          std::int64_t credits = 0;
+          std::size_t timed_out = 0;
+          std::size_t failed = 0;
+          auto scrape_url = [&](const std::string& url) -> const scrape::Outcome* {
+            auto it = scraped.find(url);
+            if (it != scraped.end()) return &it->second;
+            const auto left =
+                std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+            if (left.count() <= 0) return nullptr;
+            json options = scrape_options;
+            options["url"] = url;
+            options["timeout"] =
+                std::min<long long>(options.value("timeout", 30000LL), left.count());
+            options.erase("waitFor");
+            it = scraped.emplace(url, scraper_->scrape(options, call.version, call.team)).first;
+            return &it->second;
+          };
+          // ignoreInvalidURLs: results the scrape endpoint would refuse (not an http(s) URL, a file
+          // type it cannot return) are left out; the check is a scrape of the page without formats.
+          std::map<std::string, bool> validity;
+          auto valid = [&](const std::string& url) {
+            if (!ignore_invalid) return true;
+            auto it = validity.find(url);
+            if (it != validity.end()) return it->second;
+            bool ok = web::parse_url(url).has_value();
+            if (ok) {
+              json probe = {{"url", url}, {"formats", json::array()}, {"timeout", 10000}};
+              const auto outcome = scraper_->scrape(probe, call.version, call.team);
+              ok = !(outcome.failure && (outcome.failure->code == "SCRAPE_UNSUPPORTED_FILE_ERROR" ||
+                                         outcome.failure->code == "BAD_REQUEST"));
+            }
+            return validity[url] = ok;
+          };
+          json data = json::object();
+          std::set<std::string> billed;
+          auto build_pages = [&](const std::vector<search::Hit>& hits, bool news) {
+            json items = json::array();
+            for (const auto& hit : hits) {
+              if (items.size() >= limit) break;
+              const search::PageRecord& page = index.page(hit.doc);
+              if (!valid(page.url)) continue;
+              json item;
+              if (news) {
+                item = {{"title", page.title},
+                        {"snippet", hit.snippet},
+                        {"url", page.url},
+                        {"date", search::age_text(*page.date, clock_.now())}};
+                const std::string image = !page.og_image.empty() ? page.og_image
+                                          : page.images.empty()  ? std::string()
+                                                                 : page.images.front().url;
+                if (!image.empty()) item["imageUrl"] = image;
+              } else {
+                item = {{"title", page.title}, {"description", hit.snippet}, {"url", page.url}};
+                if (!hit.category.empty()) item["category"] = hit.category;
+              }
+              item["position"] = items.size() + 1;
+              if (scrape) {
+                const scrape::Outcome* outcome = scrape_url(page.url);
+                if (outcome == nullptr) {
+                  ++timed_out;
+                  credits += 1;
+                } else if (outcome->failure) {
+                  ++failed;
+                  credits += 1;
+                  item["metadata"] = {{"sourceURL", page.url},
+                                      {"error", outcome->failure->message}};
+                } else {
+                  merge_document(item, outcome->document);
+                  if (billed.insert(page.url).second) credits += outcome->credits;
+                }
+              } else {
+                credits += 1;
+              }
+              items.push_back(std::move(item));
+            }
+            return items;
+          };
+          const auto wants = [&request](const char* source) {
+            return std::find(request.sources.begin(), request.sources.end(), source) !=
+                   request.sources.end();
+          };
+          if (wants("web")) data["web"] = build_pages(answer.web, false);
+          if (wants("news")) data["news"] = build_pages(answer.news, true);
+          if (wants("images")) {
+            json items = json::array();
+            for (const auto& hit : answer.images) {
+              if (items.size() >= limit) break;
+              const search::PageRecord& page = index.page(hit.doc);
+              const search::ImageRecord& image = page.images[hit.image];
+              json item = {{"title", image.alt.empty() ? page.title : image.alt},
+                           {"imageUrl", image.url},
+                           {"url", page.url}};
+              if (image.size) {
+                item["imageWidth"] = image.size->width;
+                item["imageHeight"] = image.size->height;
+              }
+              item["position"] = items.size() + 1;
+              credits += 1;
+              items.push_back(std::move(item));
+            }
+            data["images"] = std::move(items);
+          }
+          if (timed_out > 0) {
+            warnings.push_back("The search timeout was reached before " +
+                               std::to_string(timed_out) +
+                               " result(s) could be scraped; they carry no scraped content");
+          }
+          if (failed > 0) {
+            warnings.push_back(std::to_string(failed) +
+                               " result(s) could not be scraped; see their metadata.error");
+          }
+
+          if (credits > 0 && !teams_.try_charge(call.team.id, credits)) {
+            return *require_credits(call.team, credits);
+          }
+          json warning = nullptr;
+          if (!warnings.empty()) {
+            std::string text;
+            for (const auto& w : warnings) text += (text.empty() ? "" : "; ") + w;
+            warning = text;
+          }
+          json body = {{"success", true}, {"creditsUsed", credits}, {"id", uuid4()}};
+          if (v2) {
+            body["data"] = std::move(data);
+            body["warning"] = warning;
+          } else {
+            body["data"] = data.contains("web") ? data["web"] : json::array();
+            if (!warning.is_null()) body["warning"] = warning;
+          }
+          return http::Response::json(200, body);
+        });
+  }
+
+  api("POST", "/v2/agent", "v2/agent.request", [this, service, runs](ApiCall& call) {
+    if (auto refused = require_credits(call.team, 1)) return *refused;
+    search::AgentRequest request;
+    request.prompt = call.body.value("prompt", "");
+    if (call.body.contains("urls"))
+      request.urls = call.body.at("urls").get<std::vector<std::string>>();
+    request.schema = call.body.value("schema", json());
+    if (call.body.contains("maxCredits"))
+      request.max_credits = call.body.at("maxCredits").get<std::int64_t>();
+    for (const auto& url : request.urls) {
+      if (!web::parse_url(url)) {
+        return http::Response::error(
+            400,
+            "Bad Request: invalid URL '" + url + "': the agent reads absolute http or https URLs",
+            "BAD_REQUEST",
+            json::array({{{"code", "invalid_string"},
+                          {"path", json::array({"urls"})},
+                          {"message", "Invalid URL: " + url}}}));
+      }
+    }
+    const search::AgentAnswer answer = service->agent(request);
+    const std::int64_t credits = std::max<std::int64_t>(1, answer.pages_read);
+    if (!teams_.try_charge(call.team.id, credits)) return *require_credits(call.team, credits);
+
+    json data = {{"result", answer.result}, {"sources", answer.sources}};
+    if (answer.object) {
+      // The structured answer, and the same as text for clients that read only `result`.
+      data["json"] = *answer.object;
+      data["result"] = answer.object->dump();
+    }
+    const std::string id = uuid4();
+    const auto expires = clock_.now() + std::chrono::hours(24);
+    runs->add(id, {call.team.id, data, credits, expires});
+    return http::Response::json(
+        200, {{"success", true}, {"id", id}, {"data", data}, {"creditsUsed", credits}});
+  });
+
+  api("GET", "/v2/agent/{id}", "", [this, runs](ApiCall& call) {
+    AgentRuns::Run run;
+    switch (runs->find(call.params.at("id"), call.team.id, clock_.now(), run)) {
+      case AgentRuns::Lookup::missing:
+        return http::Response::error(404, "Job not found");
+      case AgentRuns::Lookup::expired:
+        return http::Response::error(404, "Job expired");
+      case AgentRuns::Lookup::found:
+        break;
+    }
+    return http::Response::json(200, {{"success", true},
+                                      {"status", "completed"},
+                                      {"data", run.data},
+                                      {"creditsUsed", run.credits},
+                                      {"expiresAt", iso8601(run.expires_at)}});
+  });
+}
+
+}  // namespace webdata::mock

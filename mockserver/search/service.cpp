@@ -1,0 +1,833 @@
+#include "search/service.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cmath>
+#include <functional>
+#include <set>
+#include <thread>
+#include <unordered_map>
+
+#include "content/document.hpp"
+#include "content/dom.hpp"
+#include "content/url.hpp"
+#include "search/text.hpp"
+#include "web/url.hpp"
+
+namespace webdata::mock::search {
+
+using nlohmann::json;
+using Clock_ = std::chrono::system_clock;
+
+namespace {
+
+constexpr std::chrono::milliseconds kIndexFetchTimeout{5000};
+constexpr std::size_t kBuildWorkers = 4;
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string meta_string(const json& metadata, const char* key) {
+  if (!metadata.contains(key)) return "";
+  const json& value = metadata.at(key);
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_array() && !value.empty() && value.front().is_string()) {
+    return value.front().get<std::string>();
+  }
+  return "";
+}
+
+/// "text/html; charset=utf-8" -> "text/html".
+std::string media_type(const std::string& content_type) {
+  return lower(collapse_space(content_type.substr(0, content_type.find(';'))));
+}
+
+std::string extension(const std::string& path) {
+  const std::string bare = path.substr(0, path.find_first_of("?#"));
+  const auto slash = bare.rfind('/');
+  const auto dot = bare.rfind('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
+  return lower(bare.substr(dot + 1));
+}
+
+std::string filetype_of(const std::string& content_type, const std::string& path) {
+  const std::string type = media_type(content_type);
+  if (type == "application/pdf") return "pdf";
+  if (type.empty() || type == "text/html" || type == "application/xhtml+xml") {
+    const std::string ext = extension(path);
+    return ext.empty() || ext == "htm" ? "html" : ext;
+  }
+  if (type == "text/plain") return "txt";
+  const std::string ext = extension(path);
+  return ext.empty() ? type.substr(type.find('/') + 1) : ext;
+}
+
+std::optional<int> dimension(const content::dom::Node& node, const char* name) {
+  const std::string* value = node.attr(name);
+  if (value == nullptr || value->empty() || value->size() > 6) return std::nullopt;
+  int n = 0;
+  for (char c : *value) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+    n = n * 10 + (c - '0');
+  }
+  return n > 0 ? std::optional<int>(n) : std::nullopt;
+}
+
+std::uint32_t be32(const std::string& b, std::size_t at) {
+  return (static_cast<std::uint32_t>(static_cast<unsigned char>(b[at])) << 24) |
+         (static_cast<std::uint32_t>(static_cast<unsigned char>(b[at + 1])) << 16) |
+         (static_cast<std::uint32_t>(static_cast<unsigned char>(b[at + 2])) << 8) |
+         static_cast<std::uint32_t>(static_cast<unsigned char>(b[at + 3]));
+}
+unsigned be16(const std::string& b, std::size_t at) {
+  return (static_cast<unsigned>(static_cast<unsigned char>(b[at])) << 8) |
+         static_cast<unsigned>(static_cast<unsigned char>(b[at + 1]));
+}
+unsigned le16(const std::string& b, std::size_t at) {
+  return static_cast<unsigned>(static_cast<unsigned char>(b[at])) |
+         (static_cast<unsigned>(static_cast<unsigned char>(b[at + 1])) << 8);
+}
+
+/// The whole host or a parent domain of it is `name`, or one of its labels is.
+bool host_has_label(const std::string& host, const std::string& label) {
+  std::size_t start = 0;
+  while (start <= host.size()) {
+    std::size_t end = host.find('.', start);
+    if (end == std::string::npos) end = host.size();
+    if (host.compare(start, end - start, label) == 0) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+bool host_in_site(const std::string& host, const std::string& site) {
+  return host == site || (host.size() > site.size() &&
+                          host.compare(host.size() - site.size(), site.size(), site) == 0 &&
+                          host[host.size() - site.size() - 1] == '.');
+}
+
+/// site: "example.com" or "example.com/docs" against a page.
+bool matches_site(const PageRecord& page, const std::string& site) {
+  const auto slash = site.find('/');
+  const std::string host = site.substr(0, slash);
+  if (!host_in_site(page.host, host)) return false;
+  if (slash == std::string::npos) return true;
+  return lower(page.path).rfind(site.substr(slash), 0) == 0;
+}
+
+bool url_contains(const PageRecord& page, const std::string& word) {
+  return lower(page.url).find(word) != std::string::npos;
+}
+
+}  // namespace
+
+bool in_category(const PageRecord& page, const std::string& category) {
+  if (category == "pdf") return page.filetype == "pdf";
+  if (category == "github") return host_has_label(page.host, "github");
+  if (category == "research") {
+    static const char* const kResearchLabels[] = {
+        "arxiv",    "scholar", "researchgate",  "semanticscholar",
+        "pubmed",   "ncbi",    "biorxiv",       "medrxiv",
+        "ssrn",     "acm",     "ieee",          "jstor",
+        "springer", "nature",  "sciencedirect", "openreview",
+        "research", "papers"};
+    for (const char* label : kResearchLabels) {
+      if (host_has_label(page.host, label)) return true;
+    }
+    const auto dot = page.host.rfind('.');
+    const std::string tld = dot == std::string::npos ? page.host : page.host.substr(dot + 1);
+    return tld == "edu" || page.host.find(".ac.") != std::string::npos;
+  }
+  return false;
+}
+
+std::optional<Size> image_size(const std::string& b) {
+  if (b.size() >= 24 && b.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0 &&
+      b.compare(12, 4, "IHDR") == 0) {
+    return Size{static_cast<int>(be32(b, 16)), static_cast<int>(be32(b, 20))};
+  }
+  if (b.size() >= 10 && (b.compare(0, 6, "GIF87a") == 0 || b.compare(0, 6, "GIF89a") == 0)) {
+    return Size{static_cast<int>(le16(b, 6)), static_cast<int>(le16(b, 8))};
+  }
+  if (b.size() >= 30 && b.compare(0, 4, "RIFF") == 0 && b.compare(8, 4, "WEBP") == 0) {
+    if (b.compare(12, 4, "VP8X") == 0) {
+      const auto w = 1 + (static_cast<int>(static_cast<unsigned char>(b[24])) |
+                          static_cast<int>(static_cast<unsigned char>(b[25])) << 8 |
+                          static_cast<int>(static_cast<unsigned char>(b[26])) << 16);
+      const auto h = 1 + (static_cast<int>(static_cast<unsigned char>(b[27])) |
+                          static_cast<int>(static_cast<unsigned char>(b[28])) << 8 |
+                          static_cast<int>(static_cast<unsigned char>(b[29])) << 16);
+      return Size{w, h};
+    }
+    if (b.compare(12, 4, "VP8 ") == 0) {
+      return Size{static_cast<int>(le16(b, 26) & 0x3fff), static_cast<int>(le16(b, 28) & 0x3fff)};
+    }
+    return std::nullopt;
+  }
+  if (b.size() >= 4 && static_cast<unsigned char>(b[0]) == 0xFF &&
+      static_cast<unsigned char>(b[1]) == 0xD8) {
+    std::size_t at = 2;
+    while (at + 9 < b.size()) {
+      if (static_cast<unsigned char>(b[at]) != 0xFF) return std::nullopt;
+      const auto marker = static_cast<unsigned char>(b[at + 1]);
+      if (marker == 0xFF) {
+        ++at;
+        continue;
+      }
+      const unsigned length = be16(b, at + 2);
+      const bool frame =
+          marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
+      if (frame) return Size{static_cast<int>(be16(b, at + 7)), static_cast<int>(be16(b, at + 5))};
+      at += 2 + length;
+    }
+  }
+  return std::nullopt;
+}
+
+PdfText pdf_text(const std::string& bytes) {
+  PdfText out;
+  // A PDF string literal starting at `at` (just after '('): balanced parentheses, escapes.
+  auto literal = [&](std::size_t& at) {
+    std::string s;
+    int depth = 1;
+    while (at < bytes.size()) {
+      const char c = bytes[at++];
+      if (c == '\\' && at < bytes.size()) {
+        const char e = bytes[at++];
+        switch (e) {
+          case 'n':
+            s += '\n';
+            break;
+          case 'r':
+            s += '\r';
+            break;
+          case 't':
+            s += '\t';
+            break;
+          case 'b':
+          case 'f':
+            break;
+          default:
+            if (e >= '0' && e <= '7') {
+              int value = e - '0';
+              for (int i = 0; i < 2 && at < bytes.size() && bytes[at] >= '0' && bytes[at] <= '7';
+                   ++i) {
+                value = value * 8 + (bytes[at++] - '0');
+              }
+              s += static_cast<char>(value);
+            } else if (e != '\n') {
+              s += e;
+            }
+        }
+        continue;
+      }
+      if (c == '(') ++depth;
+      if (c == ')' && --depth == 0) break;
+      s += c;
+    }
+    return s;
+  };
+  const auto title = bytes.find("/Title");
+  if (title != std::string::npos) {
+    std::size_t at = bytes.find_first_not_of(" \r\n\t", title + 6);
+    if (at != std::string::npos && bytes[at] == '(') {
+      ++at;
+      out.title = collapse_space(literal(at));
+    }
+  }
+  std::size_t search = 0;
+  while (true) {
+    const auto stream = bytes.find("stream", search);
+    if (stream == std::string::npos) break;
+    const auto dict_start = bytes.rfind("<<", stream);
+    const bool compressed =
+        dict_start != std::string::npos && bytes.find("/Filter", dict_start) < stream;
+    std::size_t begin = stream + 6;
+    if (begin < bytes.size() && bytes[begin] == '\r') ++begin;
+    if (begin < bytes.size() && bytes[begin] == '\n') ++begin;
+    const auto end = bytes.find("endstream", begin);
+    if (end == std::string::npos) break;
+    search = end + 9;
+    if (compressed) continue;
+    std::string line;
+    for (std::size_t at = begin; at < end; ++at) {
+      const char c = bytes[at];
+      if (c == '(') {
+        ++at;
+        line += literal(at);
+        --at;
+      } else if (c == '\'' || c == '"' || (c == 'T' && at + 1 < end && bytes[at + 1] == '*')) {
+        // Moves to the next line before showing text.
+        if (!line.empty()) out.text += collapse_space(line) + "\n";
+        line.clear();
+      } else if (c == 'E' && at + 1 < end && bytes[at + 1] == 'T') {
+        if (!line.empty()) out.text += collapse_space(line) + "\n";
+        line.clear();
+      }
+    }
+    if (!line.empty()) out.text += collapse_space(line) + "\n";
+  }
+  return out;
+}
+
+std::optional<TimeRange> parse_tbs(const std::string& tbs, Clock_::time_point now,
+                                   std::string& error) {
+  TimeRange range;
+  if (tbs.empty()) return range;
+  if (tbs.rfind("qdr:", 0) == 0 && tbs.size() >= 5) {
+    const char unit = tbs[4];
+    long long count = 1;
+    if (tbs.size() > 5) {
+      count = 0;
+      for (std::size_t i = 5; i < tbs.size(); ++i) {
+        if (!std::isdigit(static_cast<unsigned char>(tbs[i])) || count > 100000) {
+          error = "tbs '" + tbs + "': a qdr unit may only be followed by a count";
+          return std::nullopt;
+        }
+        count = count * 10 + (tbs[i] - '0');
+      }
+      if (count == 0) {
+        error = "tbs '" + tbs + "': the count must be at least 1";
+        return std::nullopt;
+      }
+    }
+    std::chrono::hours unit_length{0};
+    switch (unit) {
+      case 'h':
+        unit_length = std::chrono::hours(1);
+        break;
+      case 'd':
+        unit_length = std::chrono::hours(24);
+        break;
+      case 'w':
+        unit_length = std::chrono::hours(24 * 7);
+        break;
+      case 'm':
+        unit_length = std::chrono::hours(24 * 30);
+        break;
+      case 'y':
+        unit_length = std::chrono::hours(24 * 365);
+        break;
+      default:
+        error = "tbs '" + tbs + "': qdr takes h, d, w, m or y";
+        return std::nullopt;
+    }
+    range.from = now - unit_length * count;
+    range.to = now;
+    return range;
+  }
+  if (tbs.rfind("cdr:1", 0) == 0) {
+    // cdr:1,cd_min:MM/DD/YYYY,cd_max:MM/DD/YYYY (either bound may be left out)
+    std::size_t at = 5;
+    while (at < tbs.size()) {
+      if (tbs[at] != ',') break;
+      const auto next = tbs.find(',', at + 1);
+      const std::string part =
+          tbs.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1);
+      at = next == std::string::npos ? tbs.size() : next;
+      const auto colon = part.find(':');
+      const std::string key = part.substr(0, colon);
+      const std::string value = colon == std::string::npos ? "" : part.substr(colon + 1);
+      unsigned m = 0, d = 0;
+      long long y = 0;
+      char s1 = 0, s2 = 0;
+      int consumed = 0;
+      const bool ok =
+          std::sscanf(value.c_str(), "%u%c%u%c%lld%n", &m, &s1, &d, &s2, &y, &consumed) == 5 &&
+          consumed == static_cast<int>(value.size()) && s1 == '/' && s2 == '/' && m >= 1 &&
+          m <= 12 && d >= 1 && d <= 31 && y >= 1000 && y <= 9999;
+      if (!ok || (key != "cd_min" && key != "cd_max")) {
+        error = "tbs '" + tbs + "': expected cd_min:MM/DD/YYYY and/or cd_max:MM/DD/YYYY";
+        return std::nullopt;
+      }
+      const Clock_::time_point day{std::chrono::seconds(days_from_civil(y, m, d) * 86400LL)};
+      if (key == "cd_min") {
+        range.from = day;
+      } else {
+        range.to = day + std::chrono::hours(24) - std::chrono::seconds(1);
+      }
+    }
+    if (at != tbs.size()) {
+      error = "tbs '" + tbs + "': expected cdr:1,cd_min:MM/DD/YYYY,cd_max:MM/DD/YYYY";
+      return std::nullopt;
+    }
+    return range;
+  }
+  error = "tbs '" + tbs +
+          "' is not one of qdr:h, qdr:d, qdr:w, qdr:m, qdr:y or "
+          "cdr:1,cd_min:MM/DD/YYYY,cd_max:MM/DD/YYYY";
+  return std::nullopt;
+}
+
+SearchService::SearchService(const web::VirtualWeb& web, const Clock& clock)
+    : web_(web), clock_(clock) {}
+
+std::string SearchService::preferred_language(const SearchRequest& request) {
+  if (!request.language.empty()) {
+    const std::string lang =
+        lower(request.language.substr(0, request.language.find_first_of("-_")));
+    return lang == "en" ? "" : lang;
+  }
+  struct Country {
+    const char* code;
+    const char* name;
+    const char* language;
+  };
+  static const Country kCountries[] = {
+      {"us", "united states", "en"}, {"gb", "united kingdom", "en"}, {"uk", "england", "en"},
+      {"ca", "canada", "en"},        {"au", "australia", "en"},      {"ie", "ireland", "en"},
+      {"nz", "new zealand", "en"},   {"de", "germany", "de"},        {"at", "austria", "de"},
+      {"ch", "switzerland", "de"},   {"fr", "france", "fr"},         {"be", "belgium", "fr"},
+      {"jp", "japan", "ja"},         {"es", "spain", "es"},          {"mx", "mexico", "es"},
+      {"ar", "argentina", "es"},     {"it", "italy", "it"},          {"pt", "portugal", "pt"},
+      {"br", "brazil", "pt"},        {"nl", "netherlands", "nl"},    {"cn", "china", "zh"},
+      {"tw", "taiwan", "zh"},        {"kr", "south korea", "ko"},    {"ru", "russia", "ru"},
+      {"se", "sweden", "sv"},        {"no", "norway", "no"},         {"dk", "denmark", "da"},
+      {"fi", "finland", "fi"},       {"pl", "poland", "pl"},         {"in", "india", "en"}};
+  // The location's last part names the country ("Berlin,Berlin,Germany"); it wins over `country`.
+  if (!request.location.empty()) {
+    const auto comma = request.location.rfind(',');
+    const std::string last = lower(collapse_space(
+        comma == std::string::npos ? request.location : request.location.substr(comma + 1)));
+    for (const auto& country : kCountries) {
+      if (last == country.name || last == country.code) {
+        return std::string(country.language) == "en" ? "" : country.language;
+      }
+    }
+  }
+  const std::string code = lower(request.country);
+  for (const auto& country : kCountries) {
+    if (code == country.code) return std::string(country.language) == "en" ? "" : country.language;
+  }
+  return "";
+}
+
+std::size_t SearchService::fingerprint() const {
+  std::size_t seed = 0;
+  auto mix = [&seed](const std::string& s) {
+    seed ^= std::hash<std::string>{}(s) + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
+  };
+  for (const auto& url : web_.known_urls()) mix(url);
+  mix(web_.stubs().mappings_json().dump());
+  return seed;
+}
+
+void SearchService::invalidate() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  editions_.clear();
+}
+
+std::shared_ptr<const Index> SearchService::index(const std::string& language) {
+  const std::size_t current = fingerprint();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (current != fingerprint_) {
+      editions_.clear();
+      fingerprint_ = current;
+    }
+    const auto it = editions_.find(language);
+    if (it != editions_.end()) return it->second;
+  }
+  std::lock_guard<std::mutex> building(build_mutex_);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = editions_.find(language);
+    if (it != editions_.end() && fingerprint_ == current) return it->second;
+  }
+  auto built = build(language);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (fingerprint_ == current) editions_[language] = built;
+  return built;
+}
+
+std::optional<PageRecord> SearchService::read_page(const std::string& url,
+                                                   const std::string& language) const {
+  web::FetchRequest request;
+  request.url = url;
+  request.timeout = kIndexFetchTimeout;
+  if (!language.empty()) request.accept_language = language + ";q=1.0,en;q=0.5";
+  const web::FetchResult fetched = web_.fetch(request);
+  if (!fetched.ok || fetched.status >= 400) return std::nullopt;
+  const auto final_url = web::parse_url(fetched.url.empty() ? url : fetched.url);
+  if (!final_url) return std::nullopt;
+
+  PageRecord page;
+  page.url = final_url->str();
+  page.host = final_url->host;
+  page.path = final_url->target();
+  const auto parsed = content::url::parse(page.url);
+  page.filetype = filetype_of(fetched.content_type, page.path);
+
+  if (page.filetype == "pdf") {
+    const PdfText pdf = pdf_text(fetched.body);
+    page.title = pdf.title;
+    page.text = pdf.text;
+    if (page.title.empty()) {
+      const auto lines = split_sentences(pdf.text);
+      if (!lines.empty()) page.title = clip(lines.front(), 80);
+    }
+    const auto sentences = split_sentences(page.text);
+    if (!sentences.empty())
+      page.description = clip(sentences.size() > 1 ? sentences[1] : sentences[0], 200);
+    return page;
+  }
+  const std::string type = media_type(fetched.content_type);
+  if (!(type.empty() || type == "text/html" || type == "application/xhtml+xml" ||
+        type == "text/plain")) {
+    return std::nullopt;
+  }
+
+  const content::Document document =
+      content::Document::parse({page.url, fetched.content_type, fetched.status, fetched.body});
+  const json metadata = document.metadata();
+  content::Options options;
+  page.title = collapse_space(document.title());
+  page.text = document.text(options);
+  page.description = meta_string(metadata, "description");
+  if (page.description.empty()) page.description = meta_string(metadata, "ogDescription");
+  const std::string language_tag = meta_string(metadata, "language");
+  page.language = lower(language_tag.substr(0, language_tag.find_first_of("-_")));
+  page.links = document.links();
+  page.og_image = meta_string(metadata, "ogImage");
+  if (!page.og_image.empty()) page.og_image = content::url::resolve_string(parsed, page.og_image);
+
+  for (const char* key : {"publishedTime", "datePublished", "dcDate", "dcTermsCreated", "date",
+                          "pubdate", "modifiedTime"}) {
+    if (auto date = parse_iso_date(meta_string(metadata, key))) {
+      page.date = date;
+      break;
+    }
+  }
+  page.article = !meta_string(metadata, "publishedTime").empty() ||
+                 lower(meta_string(metadata, "og:type")) == "article";
+
+  // Images with their alt text and declared size, and the first <time datetime>.
+  const content::dom::Tree tree = content::dom::parse_html(fetched.body);
+  std::optional<content::url::Url> base = parsed;
+  for (const auto& node : tree.nodes) {
+    if (node.is("base") && node.attr("href") != nullptr) {
+      if (auto resolved = content::url::resolve(parsed, *node.attr("href"))) base = resolved;
+      break;
+    }
+  }
+  std::set<std::string> seen;
+  for (const auto& node : tree.nodes) {
+    if (node.is("time") && !page.date && node.attr("datetime") != nullptr) {
+      page.date = parse_iso_date(*node.attr("datetime"));
+    }
+    if (!node.is("img") || node.attr("src") == nullptr) continue;
+    const std::string& src = *node.attr("src");
+    if (src.rfind("data:", 0) == 0) continue;
+    ImageRecord image;
+    image.url = content::url::resolve_string(base, src);
+    if (!seen.insert(image.url).second) continue;
+    if (const std::string* alt = node.attr("alt")) image.alt = collapse_space(*alt);
+    if (image.alt.empty()) {
+      for (const auto* up = node.parent; up != nullptr; up = up->parent) {
+        if (!up->is("figure")) continue;
+        for (const auto* child : up->children) {
+          if (child->is("figcaption")) image.alt = content::dom::collapsed_text(*child);
+        }
+        break;
+      }
+    }
+    const auto width = dimension(node, "width");
+    const auto height = dimension(node, "height");
+    if (width && height) image.size = Size{*width, *height};
+    page.images.push_back(std::move(image));
+  }
+  return page;
+}
+
+std::shared_ptr<const Index> SearchService::build(const std::string& language) const {
+  std::vector<std::string> urls = web_.known_urls();
+  std::set<std::string> hosts;
+  for (const auto& url : urls) {
+    if (auto parsed = web::parse_url(url)) hosts.insert(lower(parsed->host));
+  }
+  auto known_host = [&hosts](const std::string& url) {
+    const auto parsed = web::parse_url(url);
+    return parsed && hosts.count(lower(parsed->host)) != 0;
+  };
+
+  // Fetch in a few joined workers: fixtures can be slow (fixedDelayMilliseconds).
+  auto read_all = [&](const std::vector<std::string>& list) {
+    std::vector<std::optional<PageRecord>> out(list.size());
+    std::atomic<std::size_t> next{0};
+    auto work = [&] {
+      for (std::size_t i = next++; i < list.size(); i = next++)
+        out[i] = read_page(list[i], language);
+    };
+    std::vector<std::thread> workers;
+    const std::size_t count = std::min(kBuildWorkers, list.size());
+    for (std::size_t w = 1; w < count; ++w) workers.emplace_back(work);
+    work();
+    for (auto& worker : workers) worker.join();
+    return out;
+  };
+
+  std::vector<PageRecord> pages;
+  std::set<std::string> indexed;
+  for (auto& page : read_all(urls)) {
+    if (page && indexed.insert(page->url).second) pages.push_back(std::move(*page));
+  }
+  // Documents the pages link to on the same hosts (PDF reports and the like).
+  std::vector<std::string> documents;
+  for (const auto& page : pages) {
+    for (const auto& link : page.links) {
+      const auto parsed = web::parse_url(link);
+      if (!parsed || extension(parsed->path) != "pdf" || !known_host(link)) continue;
+      if (indexed.count(link) == 0 &&
+          std::find(documents.begin(), documents.end(), link) == documents.end()) {
+        documents.push_back(link);
+      }
+    }
+  }
+  std::sort(documents.begin(), documents.end());
+  for (auto& page : read_all(documents)) {
+    if (page && indexed.insert(page->url).second) pages.push_back(std::move(*page));
+  }
+
+  // Image sizes the markup does not state come from the image files (same hosts only).
+  std::unordered_map<std::string, std::optional<Size>> sizes;
+  for (auto& page : pages) {
+    for (auto& image : page.images) {
+      if (image.size || !known_host(image.url)) continue;
+      auto it = sizes.find(image.url);
+      if (it == sizes.end()) {
+        web::FetchRequest request;
+        request.url = image.url;
+        request.timeout = kIndexFetchTimeout;
+        const auto fetched = web_.fetch(request);
+        it = sizes
+                 .emplace(image.url, fetched.ok && fetched.status == 200 ? image_size(fetched.body)
+                                                                         : std::nullopt)
+                 .first;
+      }
+      image.size = it->second;
+    }
+  }
+  std::sort(pages.begin(), pages.end(),
+            [](const PageRecord& a, const PageRecord& b) { return a.url < b.url; });
+  return std::make_shared<const Index>(std::move(pages));
+}
+
+std::optional<SearchError> SearchService::search(const SearchRequest& request,
+                                                 SearchAnswer& answer) {
+  const auto now = clock_.now();
+  std::string tbs_error;
+  const auto range = parse_tbs(request.tbs, now, tbs_error);
+  if (!range) return SearchError{"tbs", tbs_error};
+
+  const std::string language = preferred_language(request);
+  answer.index = index(language);
+  const Index& idx = *answer.index;
+  const Query query = parse_query(request.query);
+  for (const auto& problem : query.problems) answer.warnings.push_back("Ignored " + problem);
+
+  std::vector<std::string> required;
+  for (const auto& term : query.terms) {
+    if (!is_stop_word(term)) required.push_back(term);
+  }
+  if (required.empty()) required = query.terms;
+  const std::vector<std::string> ranking = query.ranking_terms();
+
+  // related: the characteristic terms of the named site's pages, its own pages left out.
+  std::vector<std::string> related_terms;
+  if (query.related) {
+    std::vector<std::size_t> site_docs;
+    for (std::size_t d = 0; d < idx.size(); ++d) {
+      if (matches_site(idx.page(d), *query.related)) site_docs.push_back(d);
+    }
+    related_terms = idx.characteristic_terms(site_docs, 12);
+    if (site_docs.empty()) {
+      answer.warnings.push_back("related:" + *query.related + " names no indexed site");
+    }
+  }
+
+  auto image_fits = [&](const ImageRecord& image) {
+    if (query.image_size && !(image.size && image.size->width == query.image_size->width &&
+                              image.size->height == query.image_size->height)) {
+      return false;
+    }
+    if (query.larger && !(image.size && image.size->width >= query.larger->width &&
+                          image.size->height >= query.larger->height)) {
+      return false;
+    }
+    return true;
+  };
+
+  // Filters that do not depend on the page's file type (images use their own file type).
+  auto passes_filters = [&](std::size_t d) {
+    const PageRecord& page = idx.page(d);
+    if (!query.sites.empty() &&
+        std::none_of(query.sites.begin(), query.sites.end(),
+                     [&](const std::string& s) { return matches_site(page, s); })) {
+      return false;
+    }
+    for (const auto& site : query.excluded_sites) {
+      if (matches_site(page, site)) return false;
+    }
+    for (const auto& word : query.in_url) {
+      if (!url_contains(page, word)) return false;
+    }
+    for (const auto& word : query.excluded_in_url) {
+      if (url_contains(page, word)) return false;
+    }
+    for (const auto& title : query.in_title) {
+      if (!idx.title_has(d, title)) return false;
+    }
+    for (const auto& title : query.excluded_in_title) {
+      if (idx.title_has(d, title)) return false;
+    }
+    for (const auto& phrase : query.phrases) {
+      if (!idx.has_phrase(d, phrase)) return false;
+    }
+    for (const auto& phrase : query.excluded_phrases) {
+      if (idx.has_phrase(d, phrase)) return false;
+    }
+    for (const auto& term : query.excluded_terms) {
+      if (idx.has_term(d, term)) return false;
+    }
+    if (range->from || range->to) {
+      if (!page.date) return false;
+      if (range->from && *page.date < *range->from) return false;
+      if (range->to && *page.date > *range->to) return false;
+    }
+    if (query.related && (matches_site(page, *query.related) || idx.bm25(d, related_terms) <= 0)) {
+      return false;
+    }
+    return true;
+  };
+  auto passes_filetype = [&](const std::string& type) {
+    if (!query.filetypes.empty() &&
+        std::find(query.filetypes.begin(), query.filetypes.end(), type) == query.filetypes.end()) {
+      return false;
+    }
+    return std::find(query.excluded_filetypes.begin(), query.excluded_filetypes.end(), type) ==
+           query.excluded_filetypes.end();
+  };
+  auto matches_terms = [&](std::size_t d, bool all) {
+    if (required.empty()) return true;
+    std::size_t found = 0;
+    for (const auto& term : required) found += idx.has_term(d, term) ? 1 : 0;
+    return all ? found == required.size() : found > 0;
+  };
+  auto score_of = [&](std::size_t d) {
+    const PageRecord& page = idx.page(d);
+    double score = idx.bm25(d, ranking) + (query.related ? idx.bm25(d, related_terms) : 0.0);
+    if (ranking.empty() && !query.related) {
+      // Only operators: shallow pages first.
+      score =
+          1.0 / (1.0 + static_cast<double>(std::count(page.path.begin(), page.path.end(), '/')));
+    }
+    if (!language.empty() && !page.language.empty()) score *= page.language == language ? 1.5 : 0.8;
+    return score;
+  };
+  auto snippet_of = [&](std::size_t d) {
+    const auto& sentences = idx.sentences(d);
+    std::string best;
+    double best_score = 0;
+    for (const auto& sentence : sentences) {
+      const auto terms = tokenize(sentence);
+      double score = 0;
+      for (const auto& term : ranking) {
+        if (std::find(terms.begin(), terms.end(), term) != terms.end()) score += idx.idf(term) + 1;
+      }
+      // Headings (often the title again) say less than a sentence of the text.
+      if (terms.size() < 6 || idx.page(d).title.find(sentence) != std::string::npos) score *= 0.5;
+      if (score > best_score) {
+        best_score = score;
+        best = sentence;
+      }
+    }
+    if (best.empty()) {
+      best = !idx.page(d).description.empty() ? idx.page(d).description
+                                              : (sentences.empty() ? "" : sentences.front());
+    }
+    return clip(best, 240);
+  };
+  auto by_score = [&idx](const auto& a, const auto& b) {
+    if (a.score != b.score) return a.score > b.score;
+    return idx.page(a.doc).url < idx.page(b.doc).url;
+  };
+
+  std::vector<std::size_t> matched;
+  for (bool all : {true, false}) {
+    for (std::size_t d = 0; d < idx.size(); ++d) {
+      if (passes_filters(d) && matches_terms(d, all)) matched.push_back(d);
+    }
+    // Every word must match; when no page has them all, any of them will do (ranked lower).
+    if (!matched.empty() || required.size() < 2) break;
+    answer.warnings.push_back(
+        "No page matched every word of the query; showing pages that match some of them");
+  }
+
+  auto wants = [&request](const char* source) {
+    return std::find(request.sources.begin(), request.sources.end(), source) !=
+           request.sources.end();
+  };
+  for (std::size_t d : matched) {
+    const PageRecord& page = idx.page(d);
+    if ((query.image_size || query.larger) &&
+        std::none_of(page.images.begin(), page.images.end(), image_fits)) {
+      continue;
+    }
+    if (!passes_filetype(page.filetype)) continue;
+    Hit hit{d, score_of(d), "", ""};
+    if (wants("web")) {
+      bool admitted = request.categories.empty();
+      for (const auto& category : request.categories) {
+        if (in_category(page, category)) {
+          hit.category = category;
+          admitted = true;
+          break;
+        }
+      }
+      if (admitted) {
+        hit.snippet = snippet_of(d);
+        answer.web.push_back(hit);
+      }
+    }
+    if (wants("news") && page.article && page.date) {
+      Hit news{d, hit.score, "", snippet_of(d)};
+      answer.news.push_back(news);
+    }
+  }
+  if (wants("images")) {
+    std::map<std::string, ImageHit> best;
+    for (std::size_t d : matched) {
+      const PageRecord& page = idx.page(d);
+      for (std::size_t i = 0; i < page.images.size(); ++i) {
+        const ImageRecord& image = page.images[i];
+        if (!image_fits(image) || !passes_filetype(extension(image.url))) continue;
+        const auto alt = tokenize(image.alt);
+        double score = score_of(d);
+        for (const auto& term : ranking) {
+          if (std::find(alt.begin(), alt.end(), term) != alt.end()) score += 2 * idx.idf(term) + 1;
+        }
+        auto [it, inserted] = best.emplace(image.url, ImageHit{d, i, score});
+        if (!inserted && score > it->second.score) it->second = ImageHit{d, i, score};
+      }
+    }
+    for (auto& entry : best) answer.images.push_back(entry.second);
+    std::sort(answer.images.begin(), answer.images.end(),
+              [&idx](const ImageHit& a, const ImageHit& b) {
+                if (a.score != b.score) return a.score > b.score;
+                return idx.page(a.doc).images[a.image].url < idx.page(b.doc).images[b.image].url;
+              });
+  }
+  std::sort(answer.web.begin(), answer.web.end(), by_score);
+  std::sort(answer.news.begin(), answer.news.end(), [&](const Hit& a, const Hit& b) {
+    if (a.score != b.score) return a.score > b.score;
+    if (idx.page(a.doc).date != idx.page(b.doc).date)
+      return idx.page(a.doc).date > idx.page(b.doc).date;
+    return idx.page(a.doc).url < idx.page(b.doc).url;
+  });
+  return std::nullopt;
+}
+
+}  // namespace webdata::mock::search

@@ -1,0 +1,142 @@
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/clock.hpp"
+#include "search/index.hpp"
+#include "search/query.hpp"
+#include "web/virtual_web.hpp"
+
+namespace webdata::mock::search {
+
+/// A search as the service runs it (specification 4.3, v1 and v2 fields alike).
+struct SearchRequest {
+  std::string query;
+  std::vector<std::string> sources{"web"};  ///< web | images | news
+  std::vector<std::string> categories;      ///< github | research | pdf (web results only)
+  std::string tbs;                          ///< qdr:h|d|w|m|y[N] or cdr:1,cd_min:..,cd_max:..
+  std::string location;                     ///< "Germany", "Berlin,Berlin,Germany"
+  std::string country;                      ///< ISO code ("DE"); v2 default US
+  std::string language;                     ///< v1 `lang`
+};
+
+/// One ranked page; `doc` indexes the answer's index.
+struct Hit {
+  std::size_t doc = 0;
+  double score = 0;
+  std::string category;  ///< The requested category that admitted it (empty without categories).
+  std::string snippet;   ///< The sentence that best matches the query.
+};
+
+/// One ranked image of a page.
+struct ImageHit {
+  std::size_t doc = 0;
+  std::size_t image = 0;  ///< Into PageRecord::images.
+  double score = 0;
+};
+
+/// Every match, best first, before `limit` and validity filtering (the caller cuts, so that
+/// dropping invalid URLs can still fill the limit).
+struct SearchAnswer {
+  std::shared_ptr<const Index> index;
+  std::vector<Hit> web;
+  std::vector<Hit> news;
+  std::vector<ImageHit> images;
+  std::vector<std::string> warnings;
+};
+
+/// A request the service refuses (400): the field and what is wrong.
+struct SearchError {
+  std::string field;
+  std::string message;
+};
+
+/// What the agent answers (wire-decisions section 6).
+struct AgentAnswer {
+  std::string result;
+  std::vector<std::string> sources;
+  std::optional<nlohmann::json> object;  ///< Set when a schema was given: valid against it.
+  std::int64_t pages_read = 0;           ///< What it is billed: one credit per page read.
+};
+
+/// An agent request.
+struct AgentRequest {
+  std::string prompt;
+  std::vector<std::string> urls;  ///< When set, only these pages are read.
+  nlohmann::json schema;          ///< null or a JSON schema for the result object.
+  std::optional<std::int64_t> max_credits;
+};
+
+/// Search and agent over every page the virtual web serves without the network
+/// (VirtualWeb::known_urls(), plus PDF documents those pages link to on the same hosts). The
+/// index is built on first use per language edition (the pages as fetched with that
+/// Accept-Language) and rebuilt when the web root's mappings or known URLs change. Thread-safe:
+/// searches share an immutable snapshot; one build runs at a time.
+class SearchService {
+ public:
+  SearchService(const web::VirtualWeb& web, const Clock& clock);
+
+  /// Runs a query: parse, filter, rank, per source. An error for an unusable `tbs`.
+  std::optional<SearchError> search(const SearchRequest& request, SearchAnswer& answer);
+
+  /// Reads the best pages for the prompt (or the given URLs) and answers from them.
+  AgentAnswer agent(const AgentRequest& request);
+
+  /// The index for a language ("" for the default edition, fetched as en-US).
+  std::shared_ptr<const Index> index(const std::string& language = "");
+
+  /// Drops every built edition; the next search builds again.
+  void invalidate();
+
+  /// The language a country code, location text or `lang` asks for ("" when unknown or en-US).
+  static std::string preferred_language(const SearchRequest& request);
+
+  /// Reads one URL into a page record (used for agent `urls` outside the index); nullopt when
+  /// it cannot be fetched or is not a document.
+  std::optional<PageRecord> read_page(const std::string& url, const std::string& language) const;
+
+ private:
+  std::size_t fingerprint() const;
+  std::shared_ptr<const Index> build(const std::string& language) const;
+
+  const web::VirtualWeb& web_;
+  const Clock& clock_;
+  std::mutex mutex_;        // guards editions_ and fingerprint_
+  std::mutex build_mutex_;  // one build at a time
+  std::size_t fingerprint_ = 0;
+  std::map<std::string, std::shared_ptr<const Index>> editions_;
+};
+
+/// The category ("github", "research", "pdf") rules: by host and by file type.
+bool in_category(const PageRecord& page, const std::string& category);
+
+/// Reads the width and height of a PNG, GIF, JPEG or WebP image from its bytes.
+std::optional<Size> image_size(const std::string& bytes);
+
+/// Text of a PDF: the strings shown by its uncompressed content streams (Tj, TJ, ', "), one
+/// line per text line, and its /Title. Compressed streams are skipped.
+struct PdfText {
+  std::string title;
+  std::string text;
+};
+PdfText pdf_text(const std::string& bytes);
+
+/// The time range of a `tbs` value relative to `now`; nullopt with `error` set when it cannot
+/// be read. An empty tbs is no range (both bounds open).
+struct TimeRange {
+  std::optional<std::chrono::system_clock::time_point> from;
+  std::optional<std::chrono::system_clock::time_point> to;
+};
+std::optional<TimeRange> parse_tbs(const std::string& tbs,
+                                   std::chrono::system_clock::time_point now, std::string& error);
+
+}  // namespace webdata::mock::search
