@@ -1,8 +1,10 @@
 // POST /v1|v2/search over real HTTP against the bundled virtual web (mockserver/fixtures/web):
 // every operator, source, category, tbs, location, limits, scrapeOptions, credits and shapes.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <ctime>
+#include <thread>
 
 #include "search_support.hpp"
 
@@ -479,4 +481,31 @@ TEST_CASE("timeout: results not scraped in time come back with a warning", "[sea
   CHECK(web[0]["metadata"]["error"].is_string());
   REQUIRE(body["warning"].is_string());
   CHECK(body["creditsUsed"] == 1);
+}
+
+TEST_CASE("concurrent searches share one index, also across a rebuild", "[search][threads]") {
+  RunningMock mock;
+  std::vector<std::thread> threads;
+  std::atomic<int> ok{0};
+  for (int t = 0; t < 6; ++t) {
+    threads.emplace_back([&, t] {
+      ApiClient api(mock.url());
+      for (int i = 0; i < 4; ++i) {
+        const ApiReply reply = api.post("/v2/search", {{"query", t % 2 ? "river" : "solar"},
+                                                       {"sources", {"web", "news", "images"}}});
+        if (reply.status == 200 && !reply.body["data"]["web"].empty()) ++ok;
+        if (t == 0 && i == 1) {
+          api.post("/__admin/mappings",
+                   page_mapping("threads.news.test", "/heron", "<p>A heron by the river.</p>"));
+        }
+        const ApiReply agent = api.post("/v2/agent", {{"prompt", "river levels"}});
+        if (agent.status == 200) ++ok;
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  CHECK(ok == 6 * 4 * 2);
+  ApiClient api(mock.url());
+  CHECK(web_urls(search(api, {{"query", "heron"}})) ==
+        std::vector<std::string>{"https://threads.news.test/heron"});
 }
