@@ -1,0 +1,593 @@
+// The SDK against the contract in schemas/: what it sends validates against the request
+// schemas, every schema example reads into the models, and no schema property lacks a model
+// field (no drift in either direction).
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+#include <type_traits>
+
+#include <nlohmann/json.hpp>
+#include <webdata/contract/schemas.hpp>
+
+#include "webdata/webdata.hpp"
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const webdata::contract::SchemaSet& schemas() {
+  return webdata::contract::SchemaSet::embedded();
+}
+
+std::string describe(const std::vector<webdata::contract::Issue>& issues) {
+  std::string out;
+  for (const auto& i : issues) out += i.message + "\n";
+  return out;
+}
+
+template <class T>
+json wire(const T& model) {
+  return json::parse(webdata::to_json(model).text());
+}
+
+template <class T>
+void check_valid(const std::string& schema, const T& request) {
+  const json body = wire(request);
+  INFO(schema << ": " << body.dump());
+  const auto issues = schemas().validate(schema, body);
+  INFO(describe(issues));
+  CHECK(issues.empty());
+}
+
+json strip_nulls(json j) {
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end();) {
+      if (it->is_null()) {
+        it = j.erase(it);
+      } else {
+        *it = strip_nulls(*it);
+        ++it;
+      }
+    }
+  } else if (j.is_array()) {
+    for (auto& e : j) e = strip_nulls(e);
+  }
+  return j;
+}
+
+// Counts the keys a model kept without a field for them.
+// Metadata is open by design (any <meta> of a page); examples carry such keys, the schema's
+// maximal instance does not, so only the drift test counts them.
+bool count_metadata_extras = true;
+std::size_t extras(const webdata::Metadata& m) {
+  return count_metadata_extras ? m.extras.size() : 0;
+}
+std::size_t extras(const webdata::Document& d) {
+  std::size_t n = d.extras.size() + extras(d.metadata);
+  if (d.actions) n += d.actions->extras.size();
+  if (d.change_tracking) n += d.change_tracking->extras.size();
+  return n;
+}
+template <class T>
+std::size_t extras_of_items(const std::optional<std::vector<T>>& items) {
+  std::size_t n = 0;
+  if (items) {
+    for (const auto& i : *items) n += i.extras.size() + (i.metadata ? extras(*i.metadata) : 0);
+  }
+  return n;
+}
+std::size_t extras(const webdata::JobStatus& s) {
+  std::size_t n = s.extras.size();
+  for (const auto& d : s.data) n += extras(d);
+  return n;
+}
+std::size_t extras(const webdata::SearchResults& r) {
+  std::size_t n = r.extras.size() + extras_of_items(r.web) + extras_of_items(r.news);
+  if (r.images) {
+    for (const auto& i : *r.images) n += i.extras.size();
+  }
+  return n;
+}
+std::size_t extras(const webdata::v1::SearchResults& r) {
+  std::size_t n = r.extras.size();
+  for (const auto& i : r.data) n += i.extras.size() + (i.metadata ? extras(*i.metadata) : 0);
+  return n;
+}
+std::size_t extras(const webdata::JobErrors& e) {
+  std::size_t n = e.extras.size();
+  for (const auto& x : e.errors) n += x.extras.size();
+  return n;
+}
+std::size_t extras(const webdata::webhooks::Event& e) {
+  std::size_t n = e.extras.size();
+  for (const auto& d : e.data) n += extras(d);
+  return n;
+}
+// Requests have no extras: an unknown key is dropped, which the equality checks below catch.
+template <class T, class = void>
+struct HasExtras : std::false_type {};
+template <class T>
+struct HasExtras<T, std::void_t<decltype(std::declval<const T&>().extras)>> : std::true_type {};
+template <class T>
+std::size_t extras(const T& model) {
+  if constexpr (HasExtras<T>::value) {
+    return model.extras.size();
+  } else {
+    return 0;
+  }
+}
+
+/// How one schema maps onto the SDK: its model and, for list answers, the key holding items.
+struct Binding {
+  std::function<json(const json&, std::size_t& extras)> read;  ///< parse, count extras, write
+};
+
+template <class T>
+Binding bind() {
+  return Binding{[](const json& value, std::size_t& n) {
+    auto model = webdata::from_json<T>(value.dump());
+    if (!model.ok()) {
+      FAIL_CHECK(model.error().describe());
+      return json();
+    }
+    n = extras(*model);
+    return wire(*model);
+  }};
+}
+
+// Answers whose useful part is nested: the scrape answer's `data`, the active list's `crawls`.
+Binding bind_scrape_answer() {
+  return Binding{[](const json& value, std::size_t& n) {
+    json out = value;
+    auto doc = webdata::from_json<webdata::Document>(value.at("data").dump());
+    if (!doc.ok()) {
+      FAIL_CHECK(doc.error().describe());
+      return json();
+    }
+    n = extras(*doc);
+    out["data"] = wire(*doc);
+    return out;
+  }};
+}
+Binding bind_active_answer() {
+  return Binding{[](const json& value, std::size_t& n) {
+    json out = value;
+    out["crawls"] = json::array();
+    n = 0;
+    for (const auto& c : value.at("crawls")) {
+      auto crawl = webdata::from_json<webdata::ActiveCrawl>(c.dump());
+      if (!crawl.ok()) {
+        FAIL_CHECK(crawl.error().describe());
+        return json();
+      }
+      n += crawl->extras.size();
+      out["crawls"].push_back(wire(*crawl));
+    }
+    return out;
+  }};
+}
+
+const std::map<std::string, Binding>& bindings() {
+  static const std::map<std::string, Binding> map = [] {
+    std::map<std::string, Binding> m;
+    for (const char* v : {"v1", "v2"}) {
+      const std::string p = std::string(v) + "/";
+      m[p + "scrape.response"] = bind_scrape_answer();
+      m[p + "crawl.response"] = bind<webdata::JobStarted>();
+      m[p + "batch-scrape.response"] = bind<webdata::JobStarted>();
+      m[p + "crawl-status.response"] = bind<webdata::JobStatus>();
+      m[p + "batch-scrape-status.response"] = bind<webdata::JobStatus>();
+      m[p + "crawl-errors.response"] = bind<webdata::JobErrors>();
+      m[p + "batch-scrape-errors.response"] = bind<webdata::JobErrors>();
+      m[p + "crawl-active.response"] = bind_active_answer();
+    }
+    m["v2/search.response"] = bind<webdata::SearchResults>();
+    m["v1/search.response"] = bind<webdata::v1::SearchResults>();
+    m["v2/agent.response"] = bind<webdata::AgentResult>();
+    m["v2/agent-status.response"] = bind<webdata::AgentResult>();
+    m["common/scrape-document"] = bind<webdata::Document>();
+    m["common/metadata"] = bind<webdata::Metadata>();
+    m["common/change-tracking"] = bind<webdata::ChangeTracking>();
+    m["common/actions-result"] = bind<webdata::ActionsResult>();
+    m["common/job-start"] = bind<webdata::JobStarted>();
+    m["common/job-status"] = bind<webdata::JobStatus>();
+    m["common/crawl-errors"] = bind<webdata::JobErrors>();
+    m["common/active-crawl"] = bind<webdata::ActiveCrawl>();
+    m["common/agent-result"] = bind<webdata::AgentResult>();
+    m["common/webhook-event"] = bind<webdata::webhooks::Event>();
+    m["common/search-web-item"] = bind<webdata::WebResult>();
+    m["common/search-image-item"] = bind<webdata::ImageResult>();
+    m["common/search-news-item"] = bind<webdata::NewsResult>();
+    m["common/location"] = bind<webdata::Location>();
+    m["common/webhook-spec"] = bind<webdata::WebhookSpec>();
+    m["common/action"] = bind<webdata::Action>();
+    m["common/format-entry.v2"] = bind<webdata::FormatEntry>();
+    m["v2/scrape.request"] = bind<webdata::ScrapeRequest>();
+    m["v2/scrape-options"] = bind<webdata::ScrapeOptions>();
+    m["v2/batch-scrape.request"] = bind<webdata::BatchScrapeRequest>();
+    m["v2/crawl.request"] = bind<webdata::CrawlRequest>();
+    m["v2/search.request"] = bind<webdata::SearchRequest>();
+    m["v2/agent.request"] = bind<webdata::AgentRequest>();
+    m["v1/scrape.request"] = bind<webdata::v1::ScrapeRequest>();
+    m["v1/scrape-options"] = bind<webdata::v1::ScrapeOptions>();
+    m["v1/batch-scrape.request"] = bind<webdata::v1::BatchScrapeRequest>();
+    m["v1/crawl.request"] = bind<webdata::v1::CrawlRequest>();
+    m["v1/search.request"] = bind<webdata::v1::SearchRequest>();
+    return m;
+  }();
+  return map;
+}
+
+// A value of `node` with every property present: the most a deployment could send.
+class MaximalInstance {
+ public:
+  json of(const std::string& schema) { return gen(schema, schemas().document(schema), 0); }
+
+ private:
+  std::pair<std::string, const json*> resolve(const std::string& base, const std::string& ref) {
+    const auto hash = ref.find('#');
+    std::string file = ref.substr(0, hash);
+    std::string doc = base;
+    if (!file.empty()) {
+      fs::path p = fs::path(base).parent_path() / file;
+      doc = p.lexically_normal().generic_string();
+      if (doc.size() > 5 && doc.substr(doc.size() - 5) == ".json") doc.resize(doc.size() - 5);
+    }
+    const json& root = schemas().document(doc);
+    const std::string pointer = hash == std::string::npos ? "" : ref.substr(hash + 1);
+    return {doc, pointer.empty() ? &root : &root.at(json::json_pointer(pointer))};
+  }
+
+  static bool objectish(const json& node) {
+    return node.contains("properties") || node.value("type", json()) == "object";
+  }
+
+  json gen(const std::string& base, const json& node, int depth) {
+    if (depth > 12) return json::object();
+    if (node.contains("$ref")) {
+      auto [doc, target] = resolve(base, node["$ref"].get<std::string>());
+      return gen(doc, *target, depth + 1);
+    }
+    if (node.contains("allOf")) {
+      json out = json::object();
+      for (const auto& part : node["allOf"]) out.update(gen(base, part, depth + 1));
+      if (node.contains("properties")) out.update(object(base, node, depth));
+      return out;
+    }
+    // An object with its own properties: anyOf/oneOf only add constraints (e.g. the wait
+    // action's "milliseconds or selector"), and every property is wanted anyway.
+    if (node.contains("properties")) return object(base, node, depth);
+    for (const char* key : {"anyOf", "oneOf"}) {
+      if (!node.contains(key)) continue;
+      const json* pick = &node[key][0];
+      for (const auto& option : node[key]) {
+        const json* resolved = &option;
+        std::string doc = base;
+        if (option.contains("$ref")) std::tie(doc, resolved) = resolve(base, option["$ref"]);
+        if (objectish(*resolved)) {
+          pick = &option;
+          break;
+        }
+      }
+      return gen(base, *pick, depth + 1);
+    }
+    if (node.contains("enum")) return node["enum"][0];
+    json type = node.value("type", json());
+    if (type.is_array()) type = type[0];
+    if (type.is_null() && node.contains("properties")) type = "object";
+    if (type == "string") {
+      if (node.value("format", "") == "date-time") return "2025-01-01T00:00:00Z";
+      if (node.contains("pattern")) return "US";
+      return node.value("format", "") == "uri" ? "https://site.test/" : "text";
+    }
+    if (type == "integer") return node.value("minimum", 1);
+    if (type == "number") return 1.5;
+    if (type == "boolean") return true;
+    if (type == "array") {
+      return node.contains("items") ? json::array({gen(base, node["items"], depth + 1)})
+                                    : json::array();
+    }
+    if (type == "object") return object(base, node, depth);
+    return "any";
+  }
+
+  json object(const std::string& base, const json& node, int depth) {
+    json out = json::object();
+    if (node.contains("properties")) {
+      for (const auto& [key, sub] : node["properties"].items())
+        out[key] = gen(base, sub, depth + 1);
+    } else if (node.contains("additionalProperties") && node["additionalProperties"].is_object()) {
+      out["key"] = gen(base, node["additionalProperties"], depth + 1);
+    }
+    return out;
+  }
+};
+
+// Examples of accepted alternative forms that the SDK writes canonically: the wrapped errors
+// object, `{type}` objects for sources/categories, a webhook object holding only `url`.
+const std::set<std::string> kNormalised = {
+    "crawl-errors.response.valid.wrapped.json", "crawl-errors.valid.wrapped.json",
+    "batch-scrape-errors.response.valid.wrapped.json", "search.request.valid.object-sources.json",
+    "batch-scrape.request.valid.json"};
+
+std::string example_schema(const fs::path& file, const fs::path& root) {
+  const std::string rel = fs::relative(file, root).generic_string();
+  const auto cut = rel.find(".valid");
+  return cut == std::string::npos ? "" : rel.substr(0, cut);
+}
+
+json load(const fs::path& file) {
+  std::ifstream in(file);
+  std::stringstream s;
+  s << in.rdbuf();
+  return json::parse(s.str());
+}
+
+}  // namespace
+
+TEST_CASE("every SDK request, minimal and fully set, validates against its schema", "[contract]") {
+  webdata::ScrapeOptions options;
+  options.formats = {
+      "markdown",
+      "summary",
+      "html",
+      "rawHtml",
+      "links",
+      "images",
+      "branding",
+      webdata::FormatEntry::json_extraction(
+          webdata::Json::parse(R"({"type":"object","properties":{"price":{"type":"number"}}})")
+              .value(),
+          "The price"),
+      webdata::FormatEntry::screenshot(true, 90, webdata::Viewport{1280, 720}),
+      webdata::FormatEntry::change_tracking(std::vector<std::string>{"git-diff", "json"},
+                                            webdata::Json::parse(R"({"type":"object"})").value(),
+                                            "what changed", "daily")};
+  options.only_main_content = true;
+  options.include_tags = {"main"};
+  options.exclude_tags = {"nav", "footer"};
+  options.max_age = std::chrono::hours(48);
+  options.headers = std::map<std::string, std::string>{{"Cookie", "a=b"}};
+  options.wait_for = std::chrono::milliseconds(100);
+  options.mobile = false;
+  options.skip_tls_verification = true;
+  options.timeout = std::chrono::seconds(30);
+  webdata::Parser pdf("pdf");
+  pdf.max_pages = 10;
+  options.parsers = {pdf};
+  options.actions = {webdata::Action::wait(std::chrono::milliseconds(100)),
+                     webdata::Action::wait_for("#app"),
+                     webdata::Action::click("a.more", false),
+                     webdata::Action::write("query"),
+                     webdata::Action::press("Enter"),
+                     webdata::Action::scroll("down", std::string("#list")),
+                     webdata::Action::screenshot(true, 50, webdata::Viewport{800, 600}),
+                     webdata::Action::scrape(),
+                     webdata::Action::execute_javascript("return 1"),
+                     webdata::Action::pdf("A4", false, 1.0)};
+  options.location = webdata::Location{"DE", std::vector<std::string>{"de-DE"}};
+  options.remove_base64_images = true;
+  options.block_ads = true;
+  options.proxy = webdata::ProxyMode::automatic();
+  options.store_in_cache = true;
+  options.zero_data_retention = false;
+  options.origin = "webdata-cpp";
+  options.integration = "contract-test";
+
+  webdata::WebhookSpec hook("https://hooks.site.test/in");
+  hook.headers = std::map<std::string, std::string>{{"X-Token", "t"}};
+  hook.metadata = webdata::Json::object(std::map<std::string, std::string>{{"run", "1"}});
+  hook.events = {webdata::WebhookEventKind::started(), webdata::WebhookEventKind::page(),
+                 webdata::WebhookEventKind::completed(), webdata::WebhookEventKind::failed()};
+
+  SECTION("v2") {
+    webdata::ScrapeRequest scrape;
+    scrape.url = "https://site.test/";
+    check_valid("v2/scrape.request", scrape);
+    static_cast<webdata::ScrapeOptions&>(scrape) = options;
+    check_valid("v2/scrape.request", scrape);
+
+    webdata::BatchScrapeRequest batch;
+    batch.urls = {"https://site.test/a"};
+    check_valid("v2/batch-scrape.request", batch);
+    static_cast<webdata::ScrapeOptions&>(batch) = options;
+    batch.webhook = hook;
+    batch.max_concurrency = 2;
+    batch.ignore_invalid_urls = false;
+    check_valid("v2/batch-scrape.request", batch);
+    batch.webhook = webdata::WebhookSpec("https://hooks.site.test/in");
+    check_valid("v2/batch-scrape.request", batch);
+
+    webdata::CrawlRequest crawl;
+    crawl.url = "https://site.test/";
+    check_valid("v2/crawl.request", crawl);
+    crawl.prompt = "only docs";
+    crawl.include_paths = {"^/docs/.*"};
+    crawl.exclude_paths = {"^/blog/.*"};
+    crawl.max_discovery_depth = 3;
+    crawl.sitemap = webdata::SitemapMode::include();
+    crawl.ignore_robots_txt = false;
+    crawl.ignore_query_parameters = true;
+    crawl.deduplicate_similar_urls = true;
+    crawl.regex_on_full_url = false;
+    crawl.limit = 100;
+    crawl.crawl_entire_domain = true;
+    crawl.allow_external_links = false;
+    crawl.allow_subdomains = true;
+    crawl.delay = std::chrono::milliseconds(2500);
+    crawl.max_concurrency = 4;
+    crawl.webhook = hook;
+    crawl.scrape_options = options;
+    crawl.zero_data_retention = false;
+    crawl.origin = "webdata-cpp";
+    crawl.integration = "contract-test";
+    check_valid("v2/crawl.request", crawl);
+
+    webdata::SearchRequest search;
+    search.query = "webdata sdk";
+    check_valid("v2/search.request", search);
+    search.limit = 10;
+    search.sources = {webdata::SearchSource::web(), webdata::SearchSource::images(),
+                      webdata::SearchSource::news()};
+    search.categories = {webdata::SearchCategory::github(), webdata::SearchCategory::research(),
+                         webdata::SearchCategory::pdf()};
+    search.tbs = "cdr:1,cd_min:01/01/2025,cd_max:02/01/2025";
+    search.location = "Berlin,Germany";
+    search.country = "DE";
+    search.timeout = std::chrono::seconds(30);
+    search.ignore_invalid_urls = true;
+    search.scrape_options = options;
+    search.origin = "webdata-cpp";
+    search.integration = "contract-test";
+    check_valid("v2/search.request", search);
+
+    webdata::AgentRequest agent;
+    agent.prompt = "Who maintains it?";
+    check_valid("v2/agent.request", agent);
+    agent.urls = {"https://site.test/about"};
+    agent.schema = webdata::Json::parse(R"({"type":"object"})").value();
+    agent.max_credits = 20;
+    agent.origin = "webdata-cpp";
+    agent.integration = "contract-test";
+    check_valid("v2/agent.request", agent);
+  }
+
+  SECTION("v1") {
+    webdata::v1::ScrapeOptions v1;
+    v1.formats = {"markdown", "html",       "rawHtml",
+                  "links",    "screenshot", "screenshot@fullPage",
+                  "json",     "extract",    "changeTracking"};
+    v1.only_main_content = true;
+    v1.include_tags = {"main"};
+    v1.exclude_tags = {"nav"};
+    v1.max_age = std::chrono::milliseconds(0);
+    v1.headers = std::map<std::string, std::string>{{"Cookie", "a=b"}};
+    v1.wait_for = std::chrono::milliseconds(10);
+    v1.mobile = true;
+    v1.skip_tls_verification = false;
+    v1.timeout = std::chrono::seconds(60);
+    v1.parse_pdf = true;
+    v1.json_options = webdata::v1::JsonOptions{webdata::Json::parse(R"({"type":"object"})").value(),
+                                               std::string("system"), std::string("prompt")};
+    v1.extract = v1.json_options;
+    v1.change_tracking_options = webdata::v1::ChangeTrackingOptions{
+        std::vector<std::string>{"git-diff"}, webdata::Json::parse("{}").value(), std::string("p"),
+        std::string("tag")};
+    v1.actions = {webdata::Action::wait_for("#app"), webdata::Action::click("#b")};
+    v1.location = webdata::Location{"US", std::vector<std::string>{"en-US"}};
+    v1.remove_base64_images = true;
+    v1.block_ads = false;
+    v1.proxy = webdata::ProxyMode::basic();
+    v1.store_in_cache = true;
+    v1.zero_data_retention = false;
+    v1.origin = "webdata-cpp";
+    v1.integration = "contract-test";
+
+    webdata::v1::ScrapeRequest scrape;
+    scrape.url = "https://site.test/";
+    check_valid("v1/scrape.request", scrape);
+    static_cast<webdata::v1::ScrapeOptions&>(scrape) = v1;
+    check_valid("v1/scrape.request", scrape);
+
+    webdata::v1::BatchScrapeRequest batch;
+    batch.urls = {"https://site.test/"};
+    check_valid("v1/batch-scrape.request", batch);
+    static_cast<webdata::v1::ScrapeOptions&>(batch) = v1;
+    batch.webhook = hook;
+    batch.max_concurrency = 1;
+    batch.ignore_invalid_urls = true;
+    check_valid("v1/batch-scrape.request", batch);
+
+    webdata::v1::CrawlRequest crawl;
+    crawl.url = "https://site.test/";
+    check_valid("v1/crawl.request", crawl);
+    crawl.include_paths = {"docs"};
+    crawl.exclude_paths = {"blog"};
+    crawl.max_depth = 3;
+    crawl.max_discovery_depth = 2;
+    crawl.ignore_sitemap = true;
+    crawl.ignore_robots_txt = false;
+    crawl.ignore_query_parameters = false;
+    crawl.deduplicate_similar_urls = true;
+    crawl.regex_on_full_url = true;
+    crawl.limit = 10;
+    crawl.allow_backward_links = true;
+    crawl.allow_external_links = false;
+    crawl.allow_subdomains = false;
+    crawl.delay = std::chrono::seconds(1);
+    crawl.max_concurrency = 2;
+    crawl.webhook = hook;
+    crawl.scrape_options = v1;
+    crawl.zero_data_retention = false;
+    crawl.origin = "webdata-cpp";
+    crawl.integration = "contract-test";
+    check_valid("v1/crawl.request", crawl);
+
+    webdata::v1::SearchRequest search;
+    search.query = "q";
+    check_valid("v1/search.request", search);
+    search.limit = 3;
+    search.tbs = "qdr:d";
+    search.lang = "en";
+    search.country = "us";
+    search.location = "Germany";
+    search.timeout = std::chrono::seconds(10);
+    search.ignore_invalid_urls = false;
+    search.scrape_options = v1;
+    search.origin = "webdata-cpp";
+    search.integration = "contract-test";
+    check_valid("v1/search.request", search);
+  }
+}
+
+TEST_CASE("every valid schema example reads into the SDK models and round-trips", "[contract]") {
+  count_metadata_extras = false;
+  const fs::path root = WEBDATA_SCHEMA_EXAMPLES_DIR;
+  REQUIRE(fs::is_directory(root));
+  int read = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
+    const std::string schema = example_schema(entry.path(), root);
+    if (schema.empty()) continue;  // an invalid example
+    auto binding = bindings().find(schema);
+    if (binding == bindings().end()) continue;  // error bodies and cancel answers: no model
+    INFO(entry.path().generic_string());
+    const json example = load(entry.path());
+    std::size_t unknown = 0;
+    const json written = binding->second.read(example, unknown);
+    CHECK(unknown == 0);  // every key of a contract example has a model field
+    if (kNormalised.count(entry.path().filename().string()) == 0) {
+      CHECK(written == strip_nulls(example));
+    } else {
+      // An alternative form the SDK accepts and writes in its canonical form; writing is stable.
+      std::size_t ignored = 0;
+      CHECK(binding->second.read(written, ignored) == written);
+    }
+    CHECK(describe(schemas().validate(schema, written)).empty());
+    ++read;
+  }
+  CHECK(read >= 60);
+  count_metadata_extras = true;
+}
+
+TEST_CASE("no drift: every schema property has a model field", "[contract]") {
+  MaximalInstance maximal;
+  for (const auto& [schema, binding] : bindings()) {
+    INFO(schema);
+    json instance = maximal.of(schema);
+    if (schema == "v1/scrape.response" || schema == "v2/scrape.response") {
+      REQUIRE(instance.contains("data"));
+    }
+    INFO(instance.dump());
+    std::size_t unknown = 0;
+    const json written = binding.read(instance, unknown);
+    CHECK(unknown == 0);
+    CHECK(written == strip_nulls(instance));
+  }
+}

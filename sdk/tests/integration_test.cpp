@@ -1,0 +1,147 @@
+// The SDK over real HTTP against the in-process mock (bundled virtual web).
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "mock_fixture.hpp"
+#include "webdata/webdata.hpp"
+
+using webdata::testing::RunningMock;
+using namespace std::chrono_literals;
+
+namespace {
+
+webdata::Client client_for(const RunningMock& mock, const std::string& key = "test-key") {
+  return webdata::Client(mock.url(), key);
+}
+
+webdata::PollingPolicy fast_polling() {
+  webdata::PollingPolicy policy;
+  policy.interval = 50ms;
+  policy.max_wait = 60s;
+  return policy;
+}
+
+}  // namespace
+
+TEST_CASE("scrape over HTTP returns the page's markdown and metadata", "[integration]") {
+  RunningMock mock;
+  webdata::ScrapeRequest req;
+  req.url = "https://docs.example.test/";
+  req.formats = {"markdown", "links"};
+  req.only_main_content = true;
+  req.timeout = 20s;
+  auto doc = client_for(mock).scrape(req);
+  REQUIRE(doc.ok());
+  CHECK_FALSE(doc->markdown.value_or("").empty());
+  CHECK(doc->metadata.status_code == 200);
+  CHECK(doc->metadata.source_url == "https://docs.example.test/");
+  CHECK(doc->metadata.title.has_value());
+  CHECK(doc->links.has_value());
+
+  webdata::v1::Client v1(mock.url(), "test-key");
+  webdata::v1::ScrapeRequest old;
+  old.url = "https://docs.example.test/";
+  old.formats = {"markdown"};
+  auto v1_doc = v1.scrape(old);
+  REQUIRE(v1_doc.ok());
+  CHECK_FALSE(v1_doc->markdown.value_or("").empty());
+}
+
+TEST_CASE("API errors over HTTP are typed", "[integration]") {
+  RunningMock mock;
+  webdata::ScrapeRequest req;
+  req.url = "https://docs.example.test/";
+  auto unauthorized = client_for(mock, "wrong-key").scrape(req);
+  REQUIRE_FALSE(unauthorized.ok());
+  CHECK(unauthorized.error().http_status == 401);
+  CHECK(unauthorized.error().message.find("Unauthorized") != std::string::npos);
+
+  webdata::ScrapeRequest bad;
+  bad.url = "https://docs.example.test/";
+  bad.timeout = 400s;  // over the maximum
+  auto refused = client_for(mock).scrape(bad);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().http_status == 400);
+  CHECK(refused.error().code == "BAD_REQUEST");
+  CHECK(refused.error().details.find("timeout") != std::string::npos);
+
+  auto missing = client_for(mock).crawl_status("00000000-0000-4000-8000-000000000000");
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().http_status == 404);
+}
+
+TEST_CASE("a crawl over HTTP: paging in small chunks returns every page once", "[integration]") {
+  auto config = RunningMock::quiet_config();
+  config.chunk_bytes = 4096;  // force several chunks
+  RunningMock mock(config);
+  auto client = client_for(mock);
+  webdata::CrawlRequest req;
+  req.url = "https://docs.example.test/";
+  req.limit = 8;
+  req.scrape_options = webdata::ScrapeOptions{};
+  req.scrape_options->formats = {"markdown"};
+  auto job = client.start_crawl(req);
+  REQUIRE(job.ok());
+
+  std::set<std::string> urls;
+  int count = 0;
+  for (auto& doc : job->documents(fast_polling())) {
+    REQUIRE(doc.ok());
+    urls.insert(doc->metadata.source_url.value_or(""));
+    ++count;
+  }
+  CHECK(count == static_cast<int>(urls.size()));  // nothing twice
+  auto done = job->status();
+  REQUIRE(done.ok());
+  CHECK(done->status.is_terminal());
+  CHECK(count == done->completed);
+  CHECK(count > 1);
+
+  auto all = job->wait(fast_polling());
+  REQUIRE(all.ok());
+  CHECK(static_cast<int>(all->data.size()) == count);
+  CHECK(job->errors().ok());
+}
+
+TEST_CASE("batch scrape over HTTP with an invalid URL dropped", "[integration]") {
+  RunningMock mock;
+  webdata::BatchScrapeRequest req;
+  req.urls = {"https://docs.example.test/", "https://blog.example.test/", "not a url"};
+  req.ignore_invalid_urls = true;
+  req.formats = {"markdown"};
+  auto job = client_for(mock).start_batch_scrape(req);
+  REQUIRE(job.ok());
+  REQUIRE(job->started().invalid_urls);
+  CHECK(job->started().invalid_urls->size() == 1);
+  auto result = job->wait(fast_polling());
+  REQUIRE(result.ok());
+  CHECK(result->status == webdata::JobState::completed());
+  CHECK(result->data.size() == 2);
+}
+
+TEST_CASE("active crawls, cancel and idempotency keys over HTTP", "[integration]") {
+  RunningMock mock;
+  auto client = client_for(mock);
+  webdata::CrawlRequest req;
+  req.url = "https://pages-500.synthetic.test/";
+  req.limit = 500;
+  webdata::CallOptions call;
+  call.idempotency_key = webdata::make_idempotency_key();
+  auto job = client.start_crawl(req, call);
+  REQUIRE(job.ok());
+  auto again = client.start_crawl(req, call);
+  REQUIRE_FALSE(again.ok());
+  CHECK(again.error().http_status == 409);
+
+  auto active = client.active_crawls();
+  REQUIRE(active.ok());
+  bool listed = false;
+  for (const auto& c : *active) listed = listed || c.id == job->id();
+  CHECK(listed);
+
+  auto state = job->cancel();
+  REQUIRE(state.ok());
+  CHECK(*state == webdata::JobState::cancelled());
+  CHECK(job->status().value().status == webdata::JobState::cancelled());
+}
