@@ -1,0 +1,332 @@
+#!/usr/bin/env python3
+"""Turns the raw output of bench/run.sh (wrk lines, `result:` lines) into the markdown results
+file: a header with the machine and every candidate's version, the tables of medians and
+ratios, and each target with its figure and verdict."""
+
+import argparse
+import datetime
+import os
+import platform
+import re
+import statistics
+import subprocess
+
+CANDIDATES = [
+    ("mock_hit", "webdata-mock, cache hit"),
+    ("mock_miss", "webdata-mock, cache miss (maxAge 0)"),
+    ("wiremock_nj", "WireMock, --no-request-journal"),
+    ("wiremock", "WireMock, default journal"),
+    ("prism", "Prism, openapi.v2.json"),
+    ("nginx", "nginx, static file (ceiling)"),
+]
+
+
+def sh(*cmd, stderr=False):
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        text = (done.stderr if stderr else done.stdout) or done.stdout or done.stderr
+        return text.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        return "n/a"
+
+
+def first_line(text):
+    return text.splitlines()[0] if text else "n/a"
+
+
+def read(path, default=""):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError:
+        return default
+
+
+def results(work):
+    out = {}
+    for line in read(os.path.join(work, "results.txt")).splitlines():
+        m = re.match(r"^result: ([\w.]+)=(.*)$", line.strip())
+        if m:
+            out[m.group(1)] = m.group(2)
+    return out
+
+
+def wrk_runs(work):
+    runs = []
+    for line in read(os.path.join(work, "wrk.txt")).splitlines():
+        fields = dict(kv.split("=", 1) for kv in line.split() if "=" in kv)
+        runs.append(fields)
+    return runs
+
+
+def num(value, default=None):
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def med(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def f(value, spec=".0f", suffix=""):
+    return "n/a" if value is None else format(value, spec) + suffix
+
+
+def verdict(ok):
+    if ok is None:
+        return "not measured"
+    return "**met**" if ok else "**missed**"
+
+
+def header(args, r):
+    cpu = "n/a"
+    for line in read("/proc/cpuinfo").splitlines():
+        if line.startswith("model name"):
+            cpu = line.split(":", 1)[1].strip()
+            break
+    mem_kib = 0
+    for line in read("/proc/meminfo").splitlines():
+        if line.startswith("MemTotal:"):
+            mem_kib = int(line.split()[1])
+    cache = read(os.path.join(args.build, "CMakeCache.txt"))
+    m = re.search(r"^CMAKE_CXX_COMPILER:\w+=(.*)$", cache, re.M)
+    cxx = m.group(1) if m else "c++"
+    m = re.search(r"^CMAKE_BUILD_TYPE:\w+=(.*)$", cache, re.M)
+    build_type = m.group(1) if m else "n/a"
+    tools = os.path.join(args.root, "bench", "tools", "node_modules")
+    jar = "n/a"
+    wm_dir = os.path.join(tools, "wiremock", "build")
+    if os.path.isdir(wm_dir):
+        jars = [j for j in os.listdir(wm_dir) if j.endswith(".jar")]
+        if jars:
+            jar = jars[0].replace("wiremock-standalone-", "").replace(".jar", "")
+    health = read(os.path.join(args.work, "mock-health.json"))
+    m = re.search(r'"version"\s*:\s*"([^"]+)"', health)
+    mock_version = m.group(1) if m else "n/a"
+    head = sh("git", "-C", args.root, "rev-parse", "--short", "HEAD")
+    dirty = sh("git", "-C", args.root, "status", "--porcelain", "--", "mockserver", "sdk")
+    started = read(os.path.join(args.work, "started.txt")).strip()
+    when = (datetime.datetime.fromtimestamp(int(started), datetime.timezone.utc)
+            if started else datetime.datetime.now(datetime.timezone.utc))
+    lines = [
+        f"# Benchmarks, {when:%Y-%m-%d %H:%M} UTC",
+        "",
+        "Made by `bash bench/run.sh` (parts: " + args.parts + "). Medians of "
+        f"{args.rounds} interleaved rounds; wrk -t2 -c32 -d{args.duration} per candidate and "
+        "round, on loopback.",
+        "",
+        "| | |",
+        "|---|---|",
+        f"| machine | {platform.machine()}, {os.cpu_count()} cores, "
+        f"{mem_kib / 1024 / 1024:.0f} GiB |",
+        f"| CPU | {cpu} |",
+        f"| kernel | {platform.release()} |",
+        f"| compiler | {first_line(sh(cxx, '--version'))} ({build_type}) |",
+        f"| load average at start / end | {read(os.path.join(args.work, 'load-start.txt')).strip()}"
+        f" / {read(os.path.join(args.work, 'load-end.txt')).strip()} |",
+        f"| tree | {head}{' + uncommitted edits in mockserver/ or sdk/' if dirty else ''} |",
+        f"| webdata-mock | {mock_version} |",
+        f"| WireMock | {jar} (npm `wiremock`), {first_line(sh('java', '-version', stderr=True))} |",
+        f"| Prism | {sh(os.path.join(tools, '.bin', 'prism'), '--version')} "
+        f"(npm `@stoplight/prism-cli`), node {sh('node', '--version')} |",
+        f"| nginx | {sh('nginx', '-v', stderr=True).replace('nginx version: ', '')} |",
+        f"| wrk | {first_line(sh('wrk', '-v'))} |",
+        f"| turndown | {r.get('r1.turndown_version', 'n/a')} (npm, domino DOM) |",
+        f"| libraries | gumbo {sh('pkg-config', '--modversion', 'gumbo')}, "
+        f"libcurl {sh('curl-config', '--version').replace('libcurl ', '')} |",
+        "",
+    ]
+    return lines
+
+
+def http_section(args, r, runs, targets):
+    if not runs:
+        return []
+    by = {}
+    for run in runs:
+        by.setdefault(run["name"], []).append(run)
+    rps = {n: med([num(x.get("rps")) for x in by.get(n, [])]) for n, _ in CANDIDATES}
+    hit = rps.get("mock_hit")
+    lines = [
+        "## HTTP: POST /v2/scrape",
+        "",
+        f"The page: `docs.example.test/getting-started/quickstart`, `formats: [\"markdown\"]`. "
+        f"Every peer serves the mock's own answer ({r.get('response_bytes', '?')} bytes) except "
+        f"Prism, which answers the example it builds from the schema "
+        f"({r.get('prism_bytes', '?')} bytes) after validating the request and the bearer key.",
+        "",
+        "| candidate | req/s (median) | rounds | p50 ms | p99 ms | peak RSS | non-2xx | mock hit is |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for name, label in CANDIDATES:
+        xs = by.get(name, [])
+        if not xs:
+            continue
+        rounds = " / ".join(f(num(x.get("rps"))) for x in xs)
+        p50 = med([num(x.get("p50_ms")) for x in xs])
+        p99 = med([num(x.get("p99_ms")) for x in xs])
+        errors = sum(int(num(x.get("non2xx"), 0)) + int(num(x.get("timeouts"), 0)) +
+                     int(num(x.get("connect_errors"), 0)) + int(num(x.get("read_errors"), 0))
+                     for x in xs)
+        ratio = f"{hit / rps[name]:.2f}x" if hit and rps.get(name) else "n/a"
+        lines.append(
+            f"| {label} | {f(rps[name])} | {rounds} | {f(p50, '.2f')} | {f(p99, '.2f')} | "
+            f"{r.get('hwm_' + name, 'n/a')} MiB | {errors} | {ratio} |")
+    loads = [num(x.get("load1")) for x in runs]
+    lines += ["", f"Load average (1 min) during the runs: {f(min(loads), '.2f')} to "
+              f"{f(max(loads), '.2f')}.", ""]
+
+    def ratio(name):
+        return hit / rps[name] if hit and rps.get(name) else None
+
+    for name, label, goal in (("prism", "Prism", 15), ("wiremock_nj", "WireMock without journal", 1.5),
+                              ("nginx", "nginx", 0.4)):
+        value = ratio(name)
+        targets.append((f"mock cache hit >= {goal}x {label}", f(value, ".2f", "x"),
+                        None if value is None else value >= goal))
+    return lines
+
+
+def crawl_section(args, r, targets):
+    if "crawl_s" not in r:
+        return []
+    table = read(os.path.join(args.work, "crawl-table.md")).strip()
+    crawl_s = num(r.get("crawl_s"))
+    worst = num(r.get("chunk_max_ms"))
+    targets.append(("10,000-page crawl completed < 2 s (median)", f(crawl_s, ".2f", " s"),
+                    crawl_s < 2))
+    targets.append(("every chunk < 50 ms (worst of all runs)", f(worst, ".1f", " ms"), worst < 50))
+    return [
+        "## Crawl: `pages-10000.fanout-10.synthetic.test`, `--page-pacing 0`",
+        "",
+        "From the POST to the first status saying `completed` (polled every 5 ms with `limit=1`), "
+        "then every chunk fetched by following `next` (time of the HTTP exchange, bare libcurl). "
+        "The runs share one mock, so its peak RSS grows with the jobs it keeps.",
+        "",
+        table,
+        "",
+        f"Median: {f(crawl_s, '.2f')} s, {r.get('pages_per_s')} pages/s; chunks median "
+        f"{r.get('chunk_median_ms')} ms, worst {r.get('chunk_max_ms')} ms; mock RSS idle "
+        f"{r.get('idle_rss_mib')} MiB, after the first crawl {r.get('first_run_hwm_mib')} MiB.",
+        "",
+    ]
+
+
+def sdk_section(args, r, targets):
+    lines = []
+    if "sdk_documents" in r:
+        hwm_ratio = num(r.get("sdk_hwm_over_chunk"))
+        targets.append(("SDK peak RSS iterating 100k documents < 3x one chunk",
+                        f(hwm_ratio, ".2f", "x"), hwm_ratio < 3))
+        lines += [
+            "## SDK",
+            "",
+            f"A crawl of `pages-100000.fanout-10.synthetic.test` ({r.get('job_pages')} pages, "
+            f"{r.get('job_seconds')} s to complete; mock peak RSS {r.get('mock_sdk_hwm_mib')} MiB), "
+            "then walked in a fresh process with `CrawlJob::documents()`.",
+            "",
+            "| figure | value |",
+            "|---|---|",
+            f"| documents iterated | {r.get('sdk_documents')} in {r.get('sdk_iterate_s')} s "
+            f"({r.get('sdk_docs_per_s')}/s), {r.get('sdk_markdown_mib')} MiB of markdown |",
+            f"| chunks / largest chunk | {r.get('sdk_chunks')} / {r.get('sdk_chunk_mib')} MiB |",
+            f"| client RSS before / peak (VmHWM) | {r.get('sdk_rss_before_mib')} / "
+            f"{r.get('sdk_hwm_mib')} MiB |",
+            f"| peak RSS / one chunk | {r.get('sdk_hwm_over_chunk')}x (growth while iterating: "
+            f"{r.get('sdk_growth_over_chunk')}x) |",
+        ]
+    if "sdk_overhead_pct" in r:
+        pct = num(r.get("sdk_overhead_pct"))
+        targets.append(("SDK per-call overhead vs raw libcurl < 5%", f(pct, ".1f", " %"), pct < 5))
+        lines += [
+            f"| POST /v2/scrape per call, raw libcurl (median / p99) | {r.get('raw_us_median')} / "
+            f"{r.get('raw_us_p99')} us |",
+            f"| the same through `Client::scrape` (median / p99) | {r.get('sdk_us_median')} / "
+            f"{r.get('sdk_us_p99')} us |",
+            f"| SDK overhead (medians, {r.get('overhead_calls')} calls each, interleaved in blocks "
+            f"of 100) | {r.get('sdk_overhead_pct')} % |",
+        ]
+    if "parse_sdk_mb_s" in r:
+        lines += [
+            f"| status chunk of {r.get('parse_chunk_mb')} MB ({r.get('parse_chunk_docs')} documents): "
+            f"SDK parse to `JobStatus` | {r.get('parse_sdk_mb_s')} MB/s |",
+            f"| the same chunk, nlohmann::json DOM parse / validation only | "
+            f"{r.get('parse_nlohmann_dom_mb_s')} / {r.get('parse_nlohmann_accept_mb_s')} MB/s |",
+        ]
+    return lines + [""] if lines else []
+
+
+def content_section(args, r, targets):
+    rounds = sorted({k.split(".")[0] for k in r if re.match(r"^r\d+\.content_", k)})
+    if not rounds:
+        return []
+
+    def m(key):
+        return med([num(r.get(f"{rd}.{key}")) for rd in rounds])
+
+    ours_b, ours_l = m("content_bundled_mb_s"), m("content_large_mb_s")
+    td_b, td_l = m("turndown_bundled_mb_s"), m("turndown_large_mb_s")
+    rb = ours_b / td_b if ours_b and td_b else None
+    rl = ours_l / td_l if ours_l and td_l else None
+    targets.append(("HTML to markdown >= 10x turndown (bundled pages)", f(rb, ".1f", "x"),
+                    None if rb is None else rb >= 10))
+    targets.append(("HTML to markdown >= 10x turndown (large page)", f(rl, ".1f", "x"),
+                    None if rl is None else rl >= 10))
+    r1 = rounds[0]
+    return [
+        "## Content pipeline: HTML to markdown",
+        "",
+        f"Input MB per second, parse included. Bundled: the {r.get(r1 + '.content_bundled_files')} "
+        f"HTML pages of `mockserver/fixtures/web` ({r.get(r1 + '.content_bundled_kb')} KB). Large: "
+        f"one generated {r.get(r1 + '.content_large_kb')} KB documentation page (bench/content_bench"
+        ".cpp). The mock converts the whole page here (`onlyMainContent: false`), as turndown "
+        "does; the scrape default (main content only) is shown too.",
+        "",
+        "| input | webdata-mock | main content only | turndown | ratio |",
+        "|---|---|---|---|---|",
+        f"| bundled pages | {f(ours_b, '.1f')} MB/s | {f(m('content_bundled_main_mb_s'), '.1f')} MB/s "
+        f"| {f(td_b, '.2f')} MB/s | {f(rb, '.1f', 'x')} |",
+        f"| large page | {f(ours_l, '.1f')} MB/s | {f(m('content_large_main_mb_s'), '.1f')} MB/s "
+        f"| {f(td_l, '.2f')} MB/s | {f(rl, '.1f', 'x')} |",
+        "",
+        f"Markdown out (bundled / large): webdata-mock {r.get(r1 + '.content_bundled_md_kb')} / "
+        f"{r.get(r1 + '.content_large_md_kb')} KB, turndown {r.get(r1 + '.turndown_bundled_md_kb')} / "
+        f"{r.get(r1 + '.turndown_large_md_kb')} KB.",
+        "",
+    ]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--root", required=True)
+    parser.add_argument("--build", required=True)
+    parser.add_argument("--duration", default="10s")
+    parser.add_argument("--rounds", default="3")
+    parser.add_argument("--parts", default="")
+    args = parser.parse_args()
+    r = results(args.work)
+    runs = wrk_runs(args.work)
+    targets = []
+    body = []
+    body += http_section(args, r, runs, targets)
+    body += crawl_section(args, r, targets)
+    body += sdk_section(args, r, targets)
+    body += content_section(args, r, targets)
+    out = header(args, r)
+    if targets:
+        out += ["## Targets", "", "| target | figure | verdict |", "|---|---|---|"]
+        out += [f"| {t} | {v} | {verdict(ok)} |" for t, v, ok in targets]
+        out += [""]
+    out += body
+    notes = read(os.path.join(args.root, "bench", "NOTES.md")).strip()
+    if notes:
+        out += [notes, ""]
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
