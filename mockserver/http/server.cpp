@@ -13,6 +13,9 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/websocket/rfc6455.hpp>
+
+#include "http/websocket_accept.hpp"
 
 namespace webdata::mock::http {
 namespace {
@@ -51,6 +54,9 @@ class Server::Impl {
 
   ServerOptions options;
   Handler handler;
+  UpgradeHandler upgrade;
+  // Before the io_context: WebSocket sessions unregister while it is destroyed.
+  WebSocketHub websockets;
   std::ostream& log;
   std::mutex log_mutex;
   // Declared before the io_context: sessions unregister themselves while it is destroyed.
@@ -156,6 +162,10 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     request.body = std::move(raw.body());
     request.remote_address = remote_;
+    if (server_.upgrade && !server_.stopping && beast::websocket::is_upgrade(raw) &&
+        try_upgrade(request)) {
+      return;
+    }
 
     Response response;
     try {
@@ -168,6 +178,23 @@ class Session : public std::enable_shared_from_this<Session> {
     if (response.fault != Fault::none) return send_fault(response.fault, request);
     const bool keep = raw.keep_alive() && !response.close && !server_.stopping;
     send(std::move(response), keep, request.method, request.target);
+  }
+
+  // Hands the connection to a WebSocket route that claims the request; false leaves it to HTTP.
+  bool try_upgrade(const Request& request) {
+    std::optional<WebSocketRoute> route;
+    try {
+      route = server_.upgrade(request);
+    } catch (const std::exception& e) {
+      server_.log_line(std::string("upgrade handler error: ") + e.what());
+    }
+    if (!route) return false;
+    server_.log_line(remote_ + " \"" + request.method + " " + request.target + "\" 101 0 -");
+    auto& impl = server_;
+    const std::string remote = remote_;
+    accept_websocket(server_.websockets, std::move(stream_), parser_->release(), std::move(*route),
+                     [&impl, remote](const std::string& line) { impl.log_line(remote + " " + line); });
+    return true;
   }
 
   void send_fault(Fault fault, const Request& request) {
@@ -285,6 +312,8 @@ Server::~Server() {
   if (impl_->started) stop();
 }
 
+void Server::set_upgrade_handler(UpgradeHandler handler) { impl_->upgrade = std::move(handler); }
+
 void Server::start() {
   auto& impl = *impl_;
   if (impl.options.threads < 1) throw std::runtime_error("threads must be at least 1");
@@ -342,6 +371,7 @@ void Server::stop(std::chrono::milliseconds grace) {
   }
   for (auto& session : live) session->close_if_idle();
   live.clear();
+  impl.websockets.close_all(kCloseGoingAway, "server shutting down");
   impl.work.reset();
 
   // Join in a helper thread so the grace period can end a request that never finishes.
@@ -360,6 +390,7 @@ void Server::stop(std::chrono::milliseconds grace) {
   }
   joiner.join();
   impl.threads.clear();
+  impl.websockets.finish_all();  // connections the grace period cut short
   {
     std::lock_guard<std::mutex> lock(impl.stop_mutex);
     impl.stopped = true;

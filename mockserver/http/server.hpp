@@ -9,6 +9,7 @@
 #include <string>
 
 #include "http/message.hpp"
+#include "http/websocket.hpp"
 
 namespace webdata::mock::http {
 
@@ -38,11 +39,14 @@ class Server {
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
+  /// Routes `Upgrade: websocket` requests (see websocket.hpp). Call before start().
+  void set_upgrade_handler(UpgradeHandler handler);
   /// Binds and starts the worker threads; throws std::runtime_error when binding fails.
   void start();
   /// The bound port (useful with port 0).
   std::uint16_t port() const;
-  /// Stops accepting, lets in-flight requests finish (bounded by `grace`), joins the threads.
+  /// Stops accepting, closes WebSocket connections (1001), lets in-flight requests finish
+  /// (bounded by `grace`), joins the threads.
   void stop(std::chrono::milliseconds grace = std::chrono::seconds(5));
   /// Blocks until stop() completed.
   void wait();
