@@ -1,6 +1,7 @@
 #include <charconv>
 
 #include "app/mock_server.hpp"
+#include "app/util.hpp"
 #include "jobs/crawl_rules.hpp"
 #include "web/url.hpp"
 
@@ -35,6 +36,57 @@ std::optional<std::string> read_count(const http::Request& request, const char* 
 http::Response not_found_or_expired(JobEngine::Lookup lookup) {
   return http::Response::error(404, lookup == JobEngine::Lookup::expired ? "Job expired"
                                                                          : "Job not found");
+}
+
+// Crawl watcher messages. As on the public service, the last word is the close frame's reason:
+// `{"type":"done"}` with 1000, or `{"type":"error","error":...}` with 1008.
+constexpr const char* kDoneMessage = R"({"type":"done"})";
+
+std::string error_message(const std::string& error) {
+  return json{{"type", "error"}, {"error", error}}.dump(-1, ' ', false,
+                                                        json::error_handler_t::replace);
+}
+
+std::vector<std::string> split_protocols(const std::string& header) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= header.size()) {
+    std::size_t end = header.find(',', start);
+    if (end == std::string::npos) end = header.size();
+    std::string token = header.substr(start, end - start);
+    const auto first = token.find_first_not_of(" \t");
+    const auto last = token.find_last_not_of(" \t");
+    if (first != std::string::npos) out.push_back(token.substr(first, last - first + 1));
+    start = end + 1;
+  }
+  return out;
+}
+
+/// `{"type":"catchup","data":<status response with every document so far>}`; job lock held.
+std::string catchup_message(const jobs::Job& job, std::chrono::system_clock::time_point now) {
+  json head = {{"success", true},
+               {"status", job.status},
+               {"total", job.total},
+               {"completed", job.completed},
+               {"creditsUsed", job.credits_used},
+               {"expiresAt", iso8601(job.expires_at_locked(now))}};
+  if (job.error) head["error"] = *job.error;
+  std::string body = head.dump(-1, ' ', false, json::error_handler_t::replace);
+  body.pop_back();  // the closing brace: the stored documents are spliced in as they are
+  body += ",\"data\":[";
+  for (std::size_t i = 0; i < job.documents.size(); ++i) {
+    if (i != 0) body += ',';
+    body += job.documents[i];
+  }
+  body += "]}";
+  return "{\"type\":\"catchup\",\"data\":" + body + "}";
+}
+
+/// The end of a watch: an error message first when the job failed, then close 1000 "done".
+void end_watch(http::WebSocketConnection& connection, bool failed,
+               const std::optional<std::string>& error) {
+  if (failed) connection.send_text(error_message(error.value_or("The crawl failed")));
+  connection.close(http::kCloseNormal, kDoneMessage);
 }
 
 }  // namespace
@@ -145,6 +197,101 @@ void MockServer::add_job_routes() {
     return http::Response::json(200, jobs_->errors_body(*job));
   });
 }
+
+std::optional<http::WebSocketRoute> MockServer::watch_crawl(const http::Request& request) {
+  if (request.method != "GET" || !watcher_enabled_) return std::nullopt;
+  const std::string& path = request.path;
+  if (path.rfind("/v1/crawl/", 0) != 0 && path.rfind("/v2/crawl/", 0) != 0) return std::nullopt;
+  const std::string id = path.substr(std::string("/v1/crawl/").size());
+  if (id.empty() || id.find('/') != std::string::npos || id == "active") return std::nullopt;
+
+  // The key comes as `Authorization: Bearer` or, from clients that cannot set headers (a
+  // browser's WebSocket), as the offered subprotocol; an accepted protocol is echoed.
+  const Team* team = nullptr;
+  std::string refusal;
+  std::string protocol;
+  const auto offered = split_protocols(request.header("Sec-WebSocket-Protocol").value_or(""));
+  if (const auto authorization = request.header("Authorization")) {
+    const AuthResult auth = teams_.authenticate(authorization);
+    team = auth.team;
+    refusal = auth.error;
+    for (const auto& candidate : offered) {
+      if (team != nullptr && teams_.authenticate("Bearer " + candidate).team == team) {
+        protocol = candidate;
+        break;
+      }
+    }
+  } else if (!offered.empty()) {
+    for (const auto& candidate : offered) {
+      if (const Team* found = teams_.authenticate("Bearer " + candidate).team) {
+        team = found;
+        protocol = candidate;
+        break;
+      }
+    }
+    if (team == nullptr) refusal = "Unauthorized: Invalid token";
+  } else {
+    refusal = "Unauthorized";
+  }
+  journal_.record(request, 101, false, clock_.now());
+
+  http::WebSocketRoute route;
+  route.subprotocol = protocol;
+  {
+    std::lock_guard<std::mutex> lock(watcher_mutex_);
+    route.limits = watcher_limits_;
+  }
+  auto subscription = std::make_shared<std::atomic<std::uint64_t>>(0);
+  auto open = open_watchers_;
+  ++*open;
+  route.on_open = [this, team, refusal, id,
+                   subscription](const std::shared_ptr<http::WebSocketConnection>& connection) {
+    if (team == nullptr) return connection->close(http::kClosePolicy, error_message(refusal));
+    std::shared_ptr<jobs::Job> job;
+    const auto lookup = jobs_->find(id, team->id, JobKind::crawl, job);
+    if (lookup != JobEngine::Lookup::found) {
+      return connection->close(http::kClosePolicy,
+                               error_message(lookup == JobEngine::Lookup::expired
+                                                 ? "Job expired"
+                                                 : "Job not found"));
+    }
+    std::weak_ptr<http::WebSocketConnection> weak = connection;
+    const auto snapshot = [this, &connection](const jobs::Job& j) {
+      connection->send_text(catchup_message(j, clock_.now()));
+      if (j.terminal_locked()) end_watch(*connection, j.status == "failed", j.error);
+    };
+    // Runs under the job's lock, on the thread that scraped the page: it only queues.
+    auto listener = [weak](const jobs::Job& j, const std::string& event, bool /*success*/,
+                           const json& data, const std::optional<std::string>& error) {
+      const auto watcher = weak.lock();
+      if (!watcher) return;
+      if (event == "page") {
+        // The page just stored is the last document; send the stored bytes as they are.
+        std::string document = !j.documents.empty()
+                                   ? j.documents.back()
+                                   : data.at(0).dump(-1, ' ', false, json::error_handler_t::replace);
+        watcher->send_text("{\"type\":\"document\",\"data\":" + document + "}");
+      } else if (event == "completed") {
+        end_watch(*watcher, false, std::nullopt);
+      } else if (event == "failed") {
+        end_watch(*watcher, true, error);
+      }
+    };
+    subscription->store(jobs_->watch(job, snapshot, std::move(listener)));
+  };
+  route.on_close = [this, subscription, open] {
+    if (const auto watching = subscription->exchange(0)) jobs_->unwatch(watching);
+    --*open;
+  };
+  return route;
+}
+
+void MockServer::set_watcher_limits(const http::WebSocketLimits& limits) {
+  std::lock_guard<std::mutex> lock(watcher_mutex_);
+  watcher_limits_ = limits;
+}
+
+std::size_t MockServer::open_watchers() const { return open_watchers_->load(); }
 
 void MockServer::add_job_resource_routes(const std::string& prefix, jobs::JobKind kind) {
   api("GET", prefix + "/{id}", "", [this, prefix, kind](ApiCall& call) {

@@ -41,6 +41,8 @@ MockServer::MockServer(Config config, std::ostream& log)
   add_admin_routes();
   server_ = std::make_unique<http::Server>(
       config_.server, [this](const http::Request& request) { return handle(request); }, log);
+  server_->set_upgrade_handler(
+      [this](const http::Request& request) { return watch_crawl(request); });
 }
 
 MockServer::~MockServer() { stop(); }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -65,6 +66,13 @@ class MockServer {
   /// Handles one request without sockets (used by the server and by handler tests).
   http::Response handle(const http::Request& request);
 
+  /// Queue bounds and timeouts of crawl watcher connections opened from now on.
+  void set_watcher_limits(const http::WebSocketLimits& limits);
+  /// Off: upgrade requests are answered as plain HTTP, like a deployment without the watcher.
+  void set_watcher_enabled(bool enabled) { watcher_enabled_ = enabled; }
+  /// Crawl watcher connections currently open.
+  std::size_t open_watchers() const;
+
  private:
   /// Registers an API route. `schema` names the request-body schema ("" for no body).
   void api(const std::string& method, const std::string& pattern, const std::string& schema,
@@ -84,6 +92,9 @@ class MockServer {
   void add_search_routes();
   void add_job_routes();
   void add_job_resource_routes(const std::string& prefix, jobs::JobKind kind);
+  /// The crawl watcher: a WebSocket route for `GET /v1|v2/crawl/{id}` upgrade requests
+  /// (app/job_routes.cpp); nullopt for any other upgrade request.
+  std::optional<http::WebSocketRoute> watch_crawl(const http::Request& request);
   void add_admin_routes();
   /// "scheme://Host" of a request, for the absolute URLs the API returns (`url`, `next`).
   std::string public_base(const http::Request& request) const;
@@ -118,6 +129,11 @@ class MockServer {
   http::Router admin_router_;
   std::mutex idempotency_mutex_;
   std::map<std::string, std::chrono::system_clock::time_point> idempotency_keys_;
+  mutable std::mutex watcher_mutex_;
+  http::WebSocketLimits watcher_limits_;
+  std::atomic<bool> watcher_enabled_{true};
+  std::shared_ptr<std::atomic<std::size_t>> open_watchers_ =
+      std::make_shared<std::atomic<std::size_t>>(0);
   std::unique_ptr<http::Server> server_;
 };
 

@@ -583,6 +583,45 @@ json JobEngine::active_entry(const Job& job) const {
 void JobEngine::emit(const Job& job, const std::string& event, bool success, const json& data,
                      const std::optional<std::string>& error) {
   if (sink_) sink_(job, event, success, data, error);
+  notify_watchers(job, event, success, data, error);
+}
+
+void JobEngine::notify_watchers(const Job& job, const std::string& event, bool success,
+                                const json& data, const std::optional<std::string>& error) {
+  std::lock_guard<std::mutex> lock(watchers_mutex_);
+  const auto it = watchers_.find(job.id);
+  if (it == watchers_.end()) return;
+  for (const auto& [id, listener] : it->second) listener(job, event, success, data, error);
+}
+
+std::uint64_t JobEngine::watch(const std::shared_ptr<Job>& job,
+                               const std::function<void(const Job&)>& snapshot,
+                               WatchListener listener) {
+  std::lock_guard<std::mutex> job_lock(job->mutex);
+  snapshot(*job);
+  if (job->terminal_locked()) return 0;
+  std::lock_guard<std::mutex> lock(watchers_mutex_);
+  const std::uint64_t id = next_watcher_++;
+  watchers_[job->id].emplace(id, std::move(listener));
+  watcher_jobs_.emplace(id, job->id);
+  return id;
+}
+
+void JobEngine::unwatch(std::uint64_t id) {
+  std::lock_guard<std::mutex> lock(watchers_mutex_);
+  const auto job = watcher_jobs_.find(id);
+  if (job == watcher_jobs_.end()) return;
+  const auto it = watchers_.find(job->second);
+  if (it != watchers_.end()) {
+    it->second.erase(id);
+    if (it->second.empty()) watchers_.erase(it);
+  }
+  watcher_jobs_.erase(job);
+}
+
+std::size_t JobEngine::watcher_count() const {
+  std::lock_guard<std::mutex> lock(watchers_mutex_);
+  return watcher_jobs_.size();
 }
 
 void JobEngine::persist(const Job& job) {
@@ -625,6 +664,8 @@ void JobEngine::reset() {
     if (!runtime->job->terminal_locked()) {
       runtime->job->status = "cancelled";
       runtime->job->finished_at = clock_.now();
+      // No webhook (the dispatcher is reset too), but a watcher must not wait forever.
+      notify_watchers(*runtime->job, "completed", true, json::array(), std::nullopt);
     }
   }
   running_.clear();

@@ -40,6 +40,10 @@ using EventSink = std::function<void(const Job& job, const std::string& event, b
                                      const nlohmann::json& data,
                                      const std::optional<std::string>& error)>;
 
+/// One watcher's view of a job's events (same arguments as EventSink). Called with the job's
+/// lock held, in event order; must not block (the crawl watcher only queues a message).
+using WatchListener = EventSink;
+
 /// Runs crawl and batch scrape jobs: a worker pool that picks pages round-robin across jobs
 /// within each job's `maxConcurrency` and each team's concurrency limit, a crawler (robots.txt,
 /// sitemaps, scope, dedupe, limit, depth) over the virtual web, and the job store with
@@ -81,6 +85,18 @@ class JobEngine {
   nlohmann::json active_entry(const Job& job) const;
 
   void set_event_sink(EventSink sink);
+
+  /// Subscribes `listener` to the events of `job`. `snapshot` runs first, with the job's lock
+  /// held, so that what it reads and the events that follow neither overlap nor leave a gap.
+  /// A job that already ended gets the snapshot only, and the result is 0. Otherwise the
+  /// result identifies the subscription for unwatch(); the listener also hears `completed` when
+  /// reset() stops the job.
+  std::uint64_t watch(const std::shared_ptr<Job>& job, const std::function<void(const Job&)>& snapshot,
+                      WatchListener listener);
+  /// Ends a subscription. When it returns, the listener is not running and will not run again.
+  void unwatch(std::uint64_t id);
+  /// Subscriptions currently registered (all jobs).
+  std::size_t watcher_count() const;
   EngineSettings settings() const;
   void set_chunk_bytes(std::size_t bytes);
   void set_pacing(std::chrono::milliseconds pacing);
@@ -105,6 +121,8 @@ class JobEngine {
   void finish_locked(Runtime& runtime);
   void emit(const Job& job, const std::string& event, bool success, const nlohmann::json& data,
             const std::optional<std::string>& error);
+  void notify_watchers(const Job& job, const std::string& event, bool success,
+                       const nlohmann::json& data, const std::optional<std::string>& error);
   void fail_job(Runtime& runtime, const std::string& message);
   void persist(const Job& job);
 
@@ -124,6 +142,12 @@ class JobEngine {
   EventSink sink_;
   std::unique_ptr<JobPersistence> persistence_;
   std::vector<std::thread> workers_;
+
+  // Watchers: locked after a job's lock (listeners run under both), never before it.
+  mutable std::mutex watchers_mutex_;
+  std::map<std::string, std::map<std::uint64_t, WatchListener>> watchers_;  // by job id
+  std::map<std::uint64_t, std::string> watcher_jobs_;
+  std::uint64_t next_watcher_ = 1;
 };
 
 }  // namespace webdata::mock::jobs
