@@ -441,7 +441,9 @@ std::shared_ptr<const Mapping> StubStore::compile(const nlohmann::ordered_json& 
         }
         if (root_.empty()) throw PatternError("'bodyFileName' needs a fixture root with __files/");
         const auto path = root_ / "__files" / rel;
-        if (!std::filesystem::is_regular_file(path)) {
+        // Non-throwing: a name the OS refuses (too long, a loop) is a bad mapping, not a crash.
+        std::error_code fs_error;
+        if (!std::filesystem::is_regular_file(path, fs_error)) {
           throw PatternError("bodyFileName '" + name + "' not found in " +
                              (root_ / "__files").string());
         }
