@@ -114,6 +114,7 @@ int main(int argc, char** argv) {
   const fs::path out = arg(argc, argv, "--out", "build-bench/bench-inputs");
   const double seconds = std::stod(arg(argc, argv, "--seconds", "2"));
   const double large_mb = std::stod(arg(argc, argv, "--large-mb", "4"));
+  const std::string only = arg(argc, argv, "--only", "");  // bundled | large (for profiling)
   fs::create_directories(out);
 
   std::vector<Input> bundled;
@@ -137,10 +138,12 @@ int main(int argc, char** argv) {
   full.only_main_content = false;
   const Options main_only;  // the scrape default
   std::size_t md_full = 0, md_main = 0, md_large = 0, md_large_main = 0;
-  const double bundled_full = throughput(bundled, full, seconds, md_full);
-  const double bundled_main = throughput(bundled, main_only, seconds, md_main);
-  const double large_full = throughput(large, full, seconds, md_large);
-  const double large_main = throughput(large, main_only, seconds, md_large_main);
+  const bool do_bundled = only.empty() || only == "bundled";
+  const bool do_large = only.empty() || only == "large";
+  const double bundled_full = do_bundled ? throughput(bundled, full, seconds, md_full) : 0;
+  const double bundled_main = do_bundled ? throughput(bundled, main_only, seconds, md_main) : 0;
+  const double large_full = do_large ? throughput(large, full, seconds, md_large) : 0;
+  const double large_main = do_large ? throughput(large, main_only, seconds, md_large_main) : 0;
 
   std::cout << "result: content_bundled_files=" << bundled.size()
             << "\nresult: content_bundled_kb=" << fmt("%.0f", static_cast<double>(bundled_bytes) / 1e3)

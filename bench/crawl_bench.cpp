@@ -57,12 +57,15 @@ Run crawl_once(RawHttp& http, const std::string& api, const std::string& site, l
   run.crawl_seconds = seconds_since(start);
 
   std::string next = status_url;
+  static std::string buffer;  // reused: a fresh 10 MB buffer's page faults are not the server's
+  buffer.reserve(std::size_t{12} << 20);
   while (!next.empty()) {
-    const auto chunk = http.get(next);
-    if (chunk.status != 200) throw std::runtime_error("chunk answered " + std::to_string(chunk.status));
-    run.chunk_ms.push_back(chunk.seconds * 1000);
-    run.chunk_bytes.push_back(chunk.body.size());
-    const json body = json::parse(chunk.body);
+    double seconds = 0;
+    const long status = http.get_into(next, buffer, seconds);
+    if (status != 200) throw std::runtime_error("chunk answered " + std::to_string(status));
+    run.chunk_ms.push_back(seconds * 1000);
+    run.chunk_bytes.push_back(buffer.size());
+    const json body = json::parse(buffer);
     run.chunk_docs.push_back(body.at("data").size());
     next = body.contains("next") && body.at("next").is_string() ? body.at("next").get<std::string>()
                                                                   : "";

@@ -322,7 +322,7 @@ def main():
         out += [f"| {t} | {v} | {verdict(ok)} |" for t, v, ok in targets]
         out += [""]
     out += body
-    notes = read(os.path.join(args.root, "bench", "NOTES.md")).strip()
+    notes = read(os.path.join(args.root, "bench", "analysis.md")).strip()
     if notes:
         out += [notes, ""]
     print("\n".join(out))
