@@ -46,10 +46,16 @@ apt_install() {
 setup() {
   step "setup: build dependencies"
   bash "$root/scripts/setup.sh"
-  local missing=() p
-  for p in wrk nginx openjdk-17-jre-headless nodejs npm python3 procps; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-  done
+  # By command, not by package: node and npm may come from another package than Debian's.
+  local missing=()
+  need() { command -v "$1" >/dev/null 2>&1 || missing+=("$2"); }
+  need wrk wrk
+  need nginx nginx
+  need java openjdk-17-jre-headless
+  need node nodejs
+  need npm npm
+  need python3 python3
+  need ps procps
   if [ ${#missing[@]} -gt 0 ]; then
     step "setup: installing ${missing[*]}"
     apt_install "${missing[@]}"
