@@ -1,16 +1,140 @@
 #include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include <fcntl.h>
 #include <pthread.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "app/config.hpp"
 #include "app/mock_server.hpp"
 
+namespace {
+
+// Writes `text` to `path` through a temporary file and a rename, so a script polling for the
+// file never reads it half written.
+bool write_file_atomically(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    if (!out) return false;
+    out << text;
+    if (!out.flush()) return false;
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  return !ec;
+}
+
+void write_all(int fd, const std::string& text) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n <= 0) return;
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+// --detach: the parent waits on a pipe for the child's "ready URL" or "error TEXT" line, so the
+// command returns only once the server accepts connections (or has failed to start). Returns the
+// write end of the pipe in the child; in the parent it never returns.
+int detach_or_exit(const std::string& log_file) {
+  int fds[2];
+  if (pipe(fds) != 0) {
+    std::perror("webdata-mock: pipe");
+    std::exit(1);
+  }
+  const pid_t pid = fork();
+  if (pid < 0) {
+    std::perror("webdata-mock: fork");
+    std::exit(1);
+  }
+  if (pid > 0) {
+    close(fds[1]);
+    std::string message;
+    char buf[512];
+    ssize_t n = 0;
+    while ((n = read(fds[0], buf, sizeof buf)) > 0) message.append(buf, static_cast<std::size_t>(n));
+    close(fds[0]);
+    if (message.rfind("ready ", 0) == 0) {
+      std::cout << message.substr(6) << std::flush;  // the base URL and its newline
+      std::exit(0);
+    }
+    int status = 0;
+    waitpid(pid, &status, WNOHANG);
+    std::cerr << "webdata-mock: did not start"
+              << (message.rfind("error ", 0) == 0 ? ": " + message.substr(6) : std::string("\n"));
+    std::exit(1);
+  }
+  close(fds[0]);
+  setsid();
+  const int null_fd = open("/dev/null", O_RDWR);
+  const int log_fd = log_file.empty()
+                         ? null_fd
+                         : open(log_file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (log_fd < 0) {
+    write_all(fds[1], "error cannot open log file '" + log_file + "'\n");
+    _exit(1);
+  }
+  dup2(null_fd, STDIN_FILENO);
+  dup2(log_fd, STDOUT_FILENO);
+  dup2(log_fd, STDERR_FILENO);
+  if (log_fd != null_fd) close(log_fd);
+  close(null_fd);
+  return fds[1];
+}
+
+// Flags that control the process rather than the server (documented in usage()); taken out of
+// the arguments before the server's own parser sees them.
+struct ProcessFlags {
+  std::string ready_file;  // written with the base URL once the server accepts connections
+  std::string pid_file;    // written with the process id at start
+  bool detach = false;     // run in the background; return once ready, printing the URL
+  std::string log_file;    // where a detached server's output goes (default: nowhere)
+};
+
+// Returns an error text, or "" with the flags moved from `args` into `flags`.
+std::string take_process_flags(std::vector<std::string>& args, ProcessFlags& flags) {
+  std::vector<std::string> rest;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    auto value = [&](std::string& out) {
+      if (i + 1 >= args.size() || args[i + 1].empty()) return false;
+      out = args[++i];
+      return true;
+    };
+    if (arg == "--ready-file") {
+      if (!value(flags.ready_file)) return "--ready-file needs a path";
+    } else if (arg == "--pid-file") {
+      if (!value(flags.pid_file)) return "--pid-file needs a path";
+    } else if (arg == "--log-file") {
+      if (!value(flags.log_file)) return "--log-file needs a path";
+    } else if (arg == "--detach") {
+      flags.detach = true;
+    } else {
+      rest.push_back(arg);
+    }
+  }
+  if (!flags.log_file.empty() && !flags.detach) return "--log-file needs --detach";
+  args = std::move(rest);
+  return "";
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  ProcessFlags process;
+  if (const auto err = take_process_flags(args, process); !err.empty()) {
+    std::cerr << "webdata-mock: " << err << "\nTry 'webdata-mock --help'.\n";
+    return 2;
+  }
   auto parsed = webdata::mock::parse_args(args);
   if (!parsed.config) {
     (parsed.exit_code == 0 ? std::cout : std::cerr) << parsed.message << "\n";
@@ -22,6 +146,18 @@ int main(int argc, char** argv) {
     return 0;
   }
 
+  // Before any thread exists: fork() keeps only the calling thread.
+  const int ready_pipe = process.detach ? detach_or_exit(process.log_file) : -1;
+  auto fail = [&](const std::string& why) {
+    std::cerr << "webdata-mock: " << why << "\n";
+    if (ready_pipe >= 0) write_all(ready_pipe, "error " + why + "\n");
+    return 1;
+  };
+  if (!process.pid_file.empty() &&
+      !write_file_atomically(process.pid_file, std::to_string(getpid()) + "\n")) {
+    return fail("cannot write --pid-file '" + process.pid_file + "'");
+  }
+
   // Block the stop signals in every thread; one waits for them below.
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
@@ -30,6 +166,7 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
 
+  int rc = 0;
   try {
     webdata::mock::MockServer server(*parsed.config, std::cerr);
     server.start();
@@ -37,15 +174,28 @@ int main(int argc, char** argv) {
       std::cerr << "webdata-mock: WARNING: --inject-fault " << parsed.config->inject_fault
                 << " breaks the API on purpose\n";
     }
-    std::cout << "webdata-mock listening on " << server.base_url() << std::endl;
-    int received = 0;
-    sigwait(&stop_signals, &received);
-    std::cout << "webdata-mock: " << (received == SIGINT ? "SIGINT" : "SIGTERM")
-              << " received, stopping" << std::endl;
-    server.stop();
+    if (!process.ready_file.empty() &&
+        !write_file_atomically(process.ready_file, server.base_url() + "\n")) {
+      server.stop();
+      rc = fail("cannot write --ready-file '" + process.ready_file + "'");
+    } else {
+      std::cout << "webdata-mock listening on " << server.base_url() << std::endl;
+      if (ready_pipe >= 0) {
+        write_all(ready_pipe, "ready " + server.base_url() + "\n");
+        close(ready_pipe);
+      }
+      int received = 0;
+      sigwait(&stop_signals, &received);
+      std::cout << "webdata-mock: " << (received == SIGINT ? "SIGINT" : "SIGTERM")
+                << " received, stopping" << std::endl;
+      server.stop();
+    }
   } catch (const std::exception& e) {
-    std::cerr << "webdata-mock: " << e.what() << "\n";
-    return 1;
+    rc = fail(e.what());
   }
-  return 0;
+  // Stale files would tell a script that a stopped server is still there.
+  std::error_code ec;
+  if (!process.ready_file.empty()) std::filesystem::remove(process.ready_file, ec);
+  if (!process.pid_file.empty()) std::filesystem::remove(process.pid_file, ec);
+  return rc;
 }

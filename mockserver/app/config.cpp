@@ -120,10 +120,13 @@ std::string default_web_root() {
     if (fs::is_directory(installed, ec)) return installed.string();
   }
 #ifdef WEBDATA_SOURCE_FIXTURES
-  return WEBDATA_SOURCE_FIXTURES "/web";
-#else
-  return "";
+  if (fs::is_directory(WEBDATA_SOURCE_FIXTURES "/web", ec)) return WEBDATA_SOURCE_FIXTURES "/web";
 #endif
+#ifdef WEBDATA_INSTALL_FIXTURES
+  // A program linking the installed library (its executable lives anywhere).
+  if (fs::is_directory(WEBDATA_INSTALL_FIXTURES "/web", ec)) return WEBDATA_INSTALL_FIXTURES "/web";
+#endif
+  return "";
 }
 
 std::string apply_config_json(const json& file, Config& config) {
@@ -237,6 +240,13 @@ Virtual web and behaviour:
   --admin                   serve the admin API under /__admin/
   --admin-on-public         allow --admin on a non-loopback --host
   --signature-header NAME   webhook signature header (default X-Service-Signature)
+
+Running in scripts and CI:
+  --ready-file PATH         once listening, write the base URL (http://HOST:PORT) to PATH
+  --pid-file PATH           write the process id to PATH
+  --detach                  run in the background: return once the server accepts
+                            connections (exit 0, base URL on stdout) or failed to (exit 1)
+  --log-file PATH           with --detach: append the server's output to PATH
 
 Other:
   --inject-fault NAME       break one rule on purpose (repeat-skip, bad-signature,
