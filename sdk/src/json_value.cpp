@@ -127,6 +127,12 @@ std::optional<Timestamp::TimePoint> parse_iso8601(std::string_view text) {
   const long long days =
       days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
   const long long seconds = days * 86400 + hour * 3600LL + minute * 60LL + second - offset_seconds;
+  // Beyond what the clock holds (about years 1678..2262 with nanosecond ticks) there is no
+  // instant to give: the text is kept, time() is empty (converting would overflow).
+  constexpr long long kLimit =
+      std::chrono::duration_cast<std::chrono::seconds>(Timestamp::TimePoint::duration::max())
+          .count() - 1;
+  if (seconds >= kLimit || seconds <= -kLimit) return std::nullopt;
   const auto since_epoch = std::chrono::seconds(seconds) + std::chrono::nanoseconds(nanos);
   return Timestamp::TimePoint(
       std::chrono::duration_cast<Timestamp::TimePoint::duration>(since_epoch));
