@@ -209,7 +209,7 @@ EOF
   wait_http "http://127.0.0.1:$p_prism/" "$pid_prism" prism
   wait_http "http://127.0.0.1:$p_nginx/v2/scrape" "$pid_nginx" nginx
 
-  local names=(mock_hit mock_miss wiremock_nj wiremock prism nginx)
+  local names=(mock_hit mock_miss wiremock_nj wiremock prism nginx mock_health)
   declare -A url body
   url[mock_hit]="http://127.0.0.1:$p_hit/v2/scrape"; body[mock_hit]="$work/body-hit.json"
   url[mock_miss]="http://127.0.0.1:$p_miss/v2/scrape"; body[mock_miss]="$work/body-miss.json"
@@ -217,9 +217,12 @@ EOF
   url[wiremock]="http://127.0.0.1:$p_wmj/v2/scrape"; body[wiremock]="$work/body-hit.json"
   url[prism]="http://127.0.0.1:$p_prism/v2/scrape"; body[prism]="$work/body-hit.json"
   url[nginx]="http://127.0.0.1:$p_nginx/v2/scrape"; body[nginx]="$work/body-hit.json"
+  # The mock's HTTP layer with no work behind it (same process as the cache-hit candidate).
+  url[mock_health]="http://127.0.0.1:$p_hit/health"; body[mock_health]=""
 
   local name code bytes
   for name in "${names[@]}"; do
+    [ "$name" = mock_health ] && continue
     read -r code bytes < <(curl -s -o "$work/check-$name.json" -w '%{http_code} %{size_download}\n' \
       -X POST "${url[$name]}" -H "Authorization: Bearer $key" \
       -H 'Content-Type: application/json' --data-binary @"${body[$name]}")
@@ -229,7 +232,9 @@ EOF
   grep -q '"cacheState":"miss"' "$work/check-mock_miss.json" || die "maxAge 0 did not miss the cache"
 
   run_wrk() {  # NAME SECONDS ROUND
-    WRK_BODY_FILE="${body[$1]}" WRK_API_KEY="$key" wrk -t2 -c32 -d"$2" --timeout 5s \
+    local method=POST
+    [ -z "${body[$1]}" ] && method=GET
+    WRK_METHOD="$method" WRK_BODY_FILE="${body[$1]}" WRK_API_KEY="$key" wrk -t2 -c32 -d"$2" --timeout 5s \
       -s "$root/bench/wrk/post.lua" "${url[$1]}" >"$work/wrk-$1-$3.txt" 2>&1 ||
       die "wrk against $1 failed: $(cat "$work/wrk-$1-$3.txt")"
     local line load
@@ -249,6 +254,7 @@ EOF
     for name in "${names[@]}"; do run_wrk "$name" "$duration" "$round"; done
   done
   for name in "${names[@]}"; do
+    [ "$name" = mock_health ] && continue
     local pidvar="pid_$name"
     echo "result: hwm_$name=$(tree_hwm_mib "${!pidvar}")" >>"$work/results.txt"
   done

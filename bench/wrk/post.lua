@@ -1,10 +1,12 @@
 -- wrk script of bench/run.sh: POSTs the body in $WRK_BODY_FILE (JSON) with a bearer key, and
 -- prints one machine-readable line at the end (requests/s, latency percentiles, errors).
-local body_file = os.getenv("WRK_BODY_FILE")
-local f = assert(io.open(body_file, "rb"))
-wrk.method = "POST"
-wrk.body = f:read("*a")
-f:close()
+-- WRK_METHOD=GET sends no body (the HTTP-layer ceiling: GET /health).
+wrk.method = os.getenv("WRK_METHOD") or "POST"
+if wrk.method == "POST" then
+  local f = assert(io.open(os.getenv("WRK_BODY_FILE"), "rb"))
+  wrk.body = f:read("*a")
+  f:close()
+end
 wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Authorization"] = "Bearer " .. (os.getenv("WRK_API_KEY") or "test-key")
 
