@@ -28,6 +28,11 @@ class ClientCore {
   explicit ClientCore(ClientOptions options);
 
   const std::string& api_url() const { return base_url_; }
+  /// The key sent as `Authorization: Bearer` (empty: none); for connections that bypass the
+  /// transport (the crawl watcher's WebSocket).
+  const std::string& api_key() const { return options_.api_key; }
+  /// Headers of every request, from the client options.
+  const Headers& default_headers() const { return options_.headers; }
   const Clock& clock() const { return *options_.clock; }
 
   /// The end of a call started now: the earlier of `deadline` and now + `total_timeout`.

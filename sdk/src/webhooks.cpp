@@ -81,4 +81,9 @@ Result<Event> verify_and_parse(std::string_view secret, std::string_view raw_bod
   return parse_event(raw_body);
 }
 
+Result<Event> verify_and_parse(std::string_view secret, std::string_view raw_body,
+                               const Headers& headers, const std::string& header_name) {
+  return verify_and_parse(secret, raw_body, find_header(headers, header_name));
+}
+
 }  // namespace webdata::webhooks

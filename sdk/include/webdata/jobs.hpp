@@ -7,6 +7,7 @@
 #include "webdata/options.hpp"
 #include "webdata/result.hpp"
 #include "webdata/stream.hpp"
+#include "webdata/watch.hpp"
 
 namespace webdata {
 
@@ -55,6 +56,8 @@ class Job {
 
  protected:
   Job(std::shared_ptr<const detail::ClientCore> core, std::string resource, JobStarted started);
+  const std::shared_ptr<const detail::ClientCore>& core() const noexcept { return core_; }
+  const std::string& resource() const noexcept { return resource_; }
 
  private:
   std::shared_ptr<const detail::ClientCore> core_;
@@ -66,6 +69,22 @@ class Job {
 class CrawlJob : public Job {
  public:
   CrawlJob(std::shared_ptr<const detail::ClientCore> core, std::string version, JobStarted started);
+
+  /// The crawl as it happens: a `kStatus` event first, then each document as it is scraped
+  /// (and status changes), then one `kFinished` event with the final status; lazily, on the
+  /// caller's thread, in bounded memory.
+  ///
+  /// With `WatchMode::kAuto` it uses the service's WebSocket watcher (`ws://` on the API's
+  /// host and port) and falls back to polling when the service does not offer it or the
+  /// connection breaks; polling asks for status with `skip` = documents already delivered, so
+  /// no document is downloaded or delivered twice. `policy.polling.cancel` stops the watch
+  /// (kCancelled), `policy.polling.max_wait` and the call's deadline bound it (kTimeout).
+  ///
+  ///     for (auto& event : job.watch()) {
+  ///       if (!event.ok()) { report(event.error()); break; }
+  ///       if (event->document) store(*event->document);
+  ///     }
+  Stream<WatchEvent> watch(const WatchPolicy& policy = {}, const CallOptions& options = {}) const;
 };
 
 /// A batch scrape (`/v1` or `/v2/batch/scrape`).

@@ -9,6 +9,7 @@
 #include "webdata/json.hpp"
 #include "webdata/open_enum.hpp"
 #include "webdata/result.hpp"
+#include "webdata/transport.hpp"
 
 /// Receiving webhook deliveries: check the signature, then read the event.
 ///
@@ -75,5 +76,13 @@ Result<Event> parse_event(std::string_view raw_body);
 /// is not parsed.
 Result<Event> verify_and_parse(std::string_view secret, std::string_view raw_body,
                                const std::optional<std::string>& header_value);
+
+/// The same, taking the delivery's request headers as received: the signature is the value of
+/// `header_name` (case-insensitive), for deployments that name it differently.
+///
+///     auto event = webdata::webhooks::verify_and_parse(secret, body, request_headers);
+Result<Event> verify_and_parse(std::string_view secret, std::string_view raw_body,
+                               const Headers& headers,
+                               const std::string& header_name = kSignatureHeader);
 
 }  // namespace webdata::webhooks
