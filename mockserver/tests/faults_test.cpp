@@ -1,0 +1,170 @@
+// Faults around the mock: target pages that hang, reset, send garbage or redirect forever (live
+// fetching of a local misbehaving server), and webhook receivers that answer 500 or too slowly.
+// Receivers that are down: webhooks_api_test.cpp. Restart mid-job: jobs_api_test.cpp.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <string>
+
+#include "api_client.hpp"
+#include "misbehaving_server.hpp"
+#include "mock_fixture.hpp"
+#include "receiver.hpp"
+
+using webdata::testing::ApiClient;
+using webdata::testing::MisbehavingServer;
+using webdata::testing::RunningMock;
+using json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+using Receiver = webdata::mock::webhooks::testing::Receiver;
+
+namespace {
+
+webdata::mock::Config live_config() {
+  auto config = RunningMock::quiet_config();
+  config.page_pacing_ms = 0;
+  config.live_fetch = true;
+  config.allow_private_targets = true;  // the misbehaving site is on 127.0.0.1
+  return config;
+}
+
+json page(const std::string& host, const std::string& path, const std::string& html) {
+  return {{"request", {{"method", "GET"}, {"host", {{"equalTo", host}}}, {"urlPath", path}}},
+          {"response",
+           {{"status", 200}, {"headers", {{"Content-Type", "text/html"}}}, {"body", html}}}};
+}
+
+}  // namespace
+
+TEST_CASE("a target that misbehaves fails the scrape with the right code, in time",
+          "[faults][live]") {
+  MisbehavingServer site;
+  RunningMock mock(live_config());
+  const ApiClient api(mock.url());
+  struct Row {
+    const char* path;
+    int status;
+    const char* code;
+  };
+  const Row rows[] = {
+      {"/hang", 408, "SCRAPE_TIMEOUT"},          {"/drip", 408, "SCRAPE_TIMEOUT"},
+      {"/reset", 500, "SCRAPE_SITE_ERROR"},      {"/garbage", 500, "SCRAPE_SITE_ERROR"},
+      {"/empty", 500, "SCRAPE_SITE_ERROR"},      {"/loop/0", 500, "SCRAPE_SITE_ERROR"},
+  };
+  for (const auto& row : rows) {
+    INFO("target " << row.path);
+    const auto start = Clock::now();
+    const auto r = api.post("/v2/scrape", {{"url", site.url(row.path)}, {"timeout", 2000}});
+    const auto took = Clock::now() - start;
+    CHECK(r.status == row.status);
+    CHECK(r.body.value("success", true) == false);
+    CHECK(r.body.value("code", "") == row.code);
+    CHECK_FALSE(r.body.value("error", "").empty());
+    // The 2 s scrape timeout bounds every case; the margin is for a loaded CI machine.
+    CHECK(took < std::chrono::seconds(10));
+  }
+  const auto loop = api.post("/v2/scrape", {{"url", site.url("/loop/0")}});
+  CHECK(loop.body.value("error", "").find("redirects") != std::string::npos);
+  CHECK(api.get("/health").status == 200);
+}
+
+TEST_CASE("failing pages of a batch are errors of the job, which still completes in time",
+          "[faults][live][jobs]") {
+  MisbehavingServer site;
+  RunningMock mock(live_config());
+  const ApiClient api(mock.url());
+  const auto started = api.post(
+      "/v2/batch/scrape", {{"urls", {site.url("/hang"), site.url("/reset"), site.url("/garbage"),
+                                     site.url("/loop/0"), site.url("/secret")}},
+                           {"timeout", 2000}});
+  REQUIRE(started.status == 200);
+  const std::string id = started.body["id"];
+  REQUIRE(mock.server().jobs().wait_idle(std::chrono::seconds(30)));
+  const auto status = api.get("/v2/batch/scrape/" + id);
+  CHECK(status.body["status"] == "completed");
+  CHECK(status.body["completed"] == 1);
+  const auto errors = api.get("/v2/batch/scrape/" + id + "/errors");
+  REQUIRE(errors.body["errors"].is_array());
+  CHECK(errors.body["errors"].size() == 4);
+  for (const auto& e : errors.body["errors"]) {
+    const std::string code = e.value("code", "");
+    CHECK(code.rfind("SCRAPE_", 0) == 0);
+  }
+}
+
+TEST_CASE("a receiver answering 500 is retried and logged; the job is unaffected",
+          "[faults][webhooks]") {
+  Receiver receiver;
+  receiver.set_handler([](const Receiver::Request&) {
+    Receiver::Reply reply;
+    reply.status = 500;
+    return reply;
+  });
+  auto config = RunningMock::quiet_config();
+  config.page_pacing_ms = 0;
+  RunningMock mock(config);
+  const ApiClient api(mock.url());
+  REQUIRE(api.post("/__admin/settings", {{"webhookBackoffMs", 10}, {"webhookMaxAttempts", 3}})
+              .status == 200);
+  REQUIRE(api.post("/__admin/mappings", page("faults.test", "/a", "<h1>A</h1>")).status == 201);
+  const auto started = api.post("/v2/batch/scrape", {{"urls", {"http://faults.test/a"}},
+                                                     {"webhook", receiver.url()}});
+  REQUIRE(started.status == 200);
+  const std::string id = started.body["id"];
+  REQUIRE(mock.server().jobs().wait_idle(std::chrono::seconds(20)));
+  CHECK(api.get("/v2/batch/scrape/" + id).body["status"] == "completed");
+  REQUIRE(mock.server().webhooks().drain(id, std::chrono::seconds(30)));
+  const auto log = api.get("/__admin/webhooks").body["deliveries"];
+  // started, page, completed: three attempts each, every one answered 500, each one logged.
+  CHECK(receiver.requests().size() == 9);
+  CHECK(log.size() == 9);
+  int gave_up = 0;
+  for (const auto& entry : log) {
+    CHECK(entry["status"] == 500);
+    if (entry["outcome"] == "failed") ++gave_up;
+  }
+  CHECK(gave_up == 3);
+  // Events stay in order even while retrying: started before page before completed.
+  const auto requests = receiver.requests();
+  REQUIRE(requests.size() == 9);
+  CHECK(json::parse(requests.front().body)["type"] == "batch_scrape.started");
+  CHECK(json::parse(requests.back().body)["type"] == "batch_scrape.completed");
+}
+
+TEST_CASE("a receiver slower than the webhook timeout is a failed attempt; the job is unaffected",
+          "[faults][webhooks]") {
+  Receiver receiver;
+  receiver.set_handler([](const Receiver::Request&) {
+    Receiver::Reply reply;
+    reply.delay = std::chrono::milliseconds(3000);
+    return reply;
+  });
+  auto config = RunningMock::quiet_config();
+  config.page_pacing_ms = 0;
+  RunningMock mock(config);
+  const ApiClient api(mock.url());
+  REQUIRE(api.post("/__admin/settings", {{"webhookBackoffMs", 10},
+                                          {"webhookMaxAttempts", 2},
+                                          {"webhookTimeoutMs", 300}})
+              .status == 200);
+  REQUIRE(api.post("/__admin/mappings", page("faults.test", "/a", "<h1>A</h1>")).status == 201);
+  const auto start = Clock::now();
+  const auto started = api.post("/v2/batch/scrape", {{"urls", {"http://faults.test/a"}},
+                                                     {"webhook", receiver.url()}});
+  REQUIRE(started.status == 200);
+  const std::string id = started.body["id"];
+  REQUIRE(mock.server().jobs().wait_idle(std::chrono::seconds(20)));
+  // The job does not wait for its webhooks (3 events x 2 attempts x 300 ms would be ~2 s).
+  CHECK(api.get("/v2/batch/scrape/" + id).body["status"] == "completed");
+  REQUIRE(mock.server().webhooks().drain(id, std::chrono::seconds(30)));
+  const auto took = Clock::now() - start;
+  CHECK(took < std::chrono::seconds(20));
+  const auto log = api.get("/__admin/webhooks").body["deliveries"];
+  REQUIRE(log.size() == 6);
+  for (const auto& entry : log) {
+    CHECK(entry["status"].is_null());
+    CHECK(entry["error"].is_string());
+  }
+  CHECK(log.back()["outcome"] == "failed");
+}
