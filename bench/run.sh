@@ -4,7 +4,8 @@
 #   bash bench/run.sh                 everything: setup, Release build, HTTP, crawl, SDK, content
 #   bash bench/run.sh http crawl      only some parts (http, crawl, sdk, content)
 #
-# Environment: BENCH_DURATION (wrk run, default 10s), BENCH_ROUNDS (default 3), BENCH_JOBS
+# Environment: BENCH_DURATION (wrk run, default 10s), BENCH_ROUNDS (default 3), BENCH_WARMUP
+# (wrk warm-up per candidate before the rounds, default 8s), BENCH_JOBS
 # (build jobs, default 2), BENCH_SKIP_SETUP=1 / BENCH_SKIP_BUILD=1 (already done),
 # WEBDATA_BENCH_BUILD_DIR (default build-bench).
 #
@@ -17,6 +18,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${WEBDATA_BENCH_BUILD_DIR:-$root/build-bench}"
 duration="${BENCH_DURATION:-10s}"
 rounds="${BENCH_ROUNDS:-3}"
+# The JVM and V8 need several seconds of traffic before their JIT settles.
+warmup="${BENCH_WARMUP:-8s}"
 jobs="${BENCH_JOBS:-2}"
 tools="$root/bench/tools"
 key="bench-key"
@@ -244,9 +247,9 @@ EOF
     echo "  round $3 $1: $line (load $load)" >&2
   }
 
-  step "http: warm-up (3 s each: JIT, caches, connection pools)"
+  step "http: warm-up ($warmup each: JIT, caches, connection pools)"
   : >"$work/wrk.txt"
-  for name in "${names[@]}"; do run_wrk "$name" 3s warmup; done
+  for name in "${names[@]}"; do run_wrk "$name" "$warmup" warmup; done
   : >"$work/wrk.txt"
   local round
   for round in $(seq 1 "$rounds"); do
