@@ -15,6 +15,7 @@ packages=(
   zlib1g-dev             # PNG screenshots
   libsqlite3-dev         # job persistence in the mock
   catch2                 # tests (Catch2 2.13)
+  doxygen                # SDK reference (the 'docs' target; a test checks it has no warnings)
 )
 
 missing=()

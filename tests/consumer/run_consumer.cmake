@@ -1,0 +1,63 @@
+# Builds tests/consumer/app one way (MODE: package | subdirectory | fetchcontent) and runs it
+# against a webdata-mock (MOCK). In package mode also: the mock component, pkg-config, and the
+# installed mock's own data directory.
+function(run what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what} failed (${rc}):\n${out}\n${err}")
+  endif()
+  set(last_output "${out}" PARENT_SCOPE)
+endfunction()
+
+file(REMOVE_RECURSE "${BUILD_DIR}")
+set(configure ${CMAKE_COMMAND} -S "${APP_DIR}" -B "${BUILD_DIR}" -G "${GENERATOR}"
+    -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE= -DWEBDATA_CONSUMER_MODE=${MODE})
+if(CCACHE)
+  list(APPEND configure -DCMAKE_CXX_COMPILER_LAUNCHER=${CCACHE})
+endif()
+if(MODE STREQUAL "package")
+  list(APPEND configure -DCMAKE_PREFIX_PATH=${PREFIX})
+else()
+  # Only the SDK: no mock, CLI, tests or examples; no precompiled header, so ccache can share
+  # the objects between the subdirectory and the FetchContent builds.
+  list(APPEND configure -DWEBDATA_SOURCE_DIR=${CHECKOUT} -DWEBDATA_BUILD_MOCK=OFF
+       -DWEBDATA_BUILD_CLI=OFF -DWEBDATA_BUILD_EXAMPLES=OFF -DCMAKE_DISABLE_PRECOMPILE_HEADERS=ON
+       -DFETCHCONTENT_FULLY_DISCONNECTED=ON)
+endif()
+# Debug info would put the build directory into ccache's hash.
+set(ENV{CCACHE_NOHASHDIR} 1)
+run("configure (${MODE})" ${configure})
+run("build (${MODE})" ${CMAKE_COMMAND} --build "${BUILD_DIR}" -j 2)
+
+run("consumer against ${MOCK}" bash "${WITH_MOCK}" "${MOCK}" -- "${BUILD_DIR}/consumer"
+    https://docs.example.test/getting-started/quickstart)
+if(NOT last_output MATCHES "title: Quickstart")
+  message(FATAL_ERROR "unexpected consumer output:\n${last_output}")
+endif()
+message(STATUS "consumer (${MODE}):\n${last_output}")
+
+if(MODE STREQUAL "package")
+  # The installed mock finds its virtual web under the prefix, not in the source tree.
+  run("installed webdata-mock --print-config" "${MOCK}" --print-config)
+  if(NOT last_output MATCHES "\"webRoot\": \"${PREFIX}/share/webdata/fixtures/web\"")
+    message(FATAL_ERROR "the installed mock does not use the installed fixtures:\n${last_output}")
+  endif()
+  # webdata::mock: the mock server in-process, in a program of one's own.
+  run("mock_consumer" "${BUILD_DIR}/mock_consumer")
+  if(NOT last_output MATCHES "in-process mock: Quickstart")
+    message(FATAL_ERROR "unexpected mock_consumer output:\n${last_output}")
+  endif()
+  # pkg-config: plain compile and link of the same program, no CMake involved.
+  if(PKG_CONFIG)
+    set(ENV{PKG_CONFIG_PATH} "${PREFIX}/${LIBDIR}/pkgconfig")
+    run("pkg-config" ${PKG_CONFIG} --cflags --libs webdata-sdk)
+    string(STRIP "${last_output}" flags)
+    separate_arguments(flags UNIX_COMMAND "${flags}")
+    run("c++ with pkg-config flags" ${CXX} "${APP_DIR}/main.cpp" -o "${BUILD_DIR}/consumer_pc" ${flags})
+    run("consumer built with pkg-config" bash "${WITH_MOCK}" "${MOCK}" -- "${BUILD_DIR}/consumer_pc"
+        https://docs.example.test/getting-started/quickstart)
+    if(NOT last_output MATCHES "title: Quickstart")
+      message(FATAL_ERROR "unexpected output of the pkg-config build:\n${last_output}")
+    endif()
+  endif()
+endif()
