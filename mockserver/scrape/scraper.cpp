@@ -5,6 +5,7 @@
 
 #include "app/util.hpp"
 #include "content/document.hpp"
+#include "formats/actions.hpp"
 #include "formats/branding.hpp"
 #include "formats/change_tracking.hpp"
 #include "formats/extract.hpp"
@@ -179,9 +180,12 @@ std::optional<Failure> Scraper::check(const json& options, const std::string& ve
     return bad_request("The changeTracking format needs the markdown format in the same request");
   }
   (void)version;
-  if (options.contains("actions") && !options.at("actions").empty()) {
-    // Actions arrive with the action runner; refused rather than ignored until then.
-    return bad_request("actions are not available in webdata-mock yet");
+  if (options.contains("actions") && options.at("actions").is_array()) {
+    const formats::ActionSettings limits;
+    if (options.at("actions").size() > limits.max_actions) {
+      return bad_request("Too many actions: " + std::to_string(options.at("actions").size()) +
+                         " given, at most " + std::to_string(limits.max_actions));
+    }
   }
   if (options.value("zeroDataRetention", false) && !team.zero_data_retention) {
     return bad_request(
@@ -352,7 +356,14 @@ Outcome Scraper::scrape(const json& options, const std::string& version, const T
                                                         : fetched.error_message};
     return out;
   }
+  const bool has_actions = options.contains("actions") && options.at("actions").is_array() &&
+                           !options.at("actions").empty();
   if (is_pdf(fetched.content_type)) {
+    if (has_actions) {
+      out.failure = Failure{500, "SCRAPE_ACTION_ERROR",
+                            "Actions need an HTML page; " + fetched.url + " is a PDF"};
+      return out;
+    }
     return scrape_pdf(options, version, url, fetched, proxy_used, hit, cached_at, now, key, store);
   }
   if (!is_html_like(fetched.content_type)) {
@@ -371,11 +382,57 @@ Outcome Scraper::scrape(const json& options, const std::string& version, const T
   page.content_type = fetched.content_type;
   page.status_code = fetched.status;
   page.body = fetched.body;
-  const content::Document document = content::Document::parse(page);
   const content::Options extract = content_options(options);
   const Formats formats = parse_formats(options.value("formats", json()));
 
+  // Actions run on the fetched page before capture; every format is then made from the page the
+  // actions ended on (a click on a link navigates through the virtual web).
+  json actions_result;
+  if (has_actions) {
+    formats::ActionSettings settings;
+    if (options.value("mobile", false)) {
+      settings.viewport_width = formats::kMobileWidth;
+      settings.viewport_height = formats::kMobileHeight;
+    }
+    settings.options = extract;
+    const std::string navigation_proxy = proxy_used;
+    formats::Navigator navigate =
+        [this, &options, navigation_proxy,
+         fetch_timeout](const std::string& target) -> std::optional<content::Page> {
+      web::FetchResult next = fetch(options, target, navigation_proxy, fetch_timeout);
+      if (!next.ok || !is_html_like(next.content_type)) return std::nullopt;
+      content::Page landed;
+      landed.url = next.url.empty() ? target : next.url;
+      landed.content_type = next.content_type;
+      landed.status_code = next.status;
+      landed.body = std::move(next.body);
+      return landed;
+    };
+    const formats::ActionRunner runner(std::move(navigate), settings);
+    formats::ActionsOutcome ran = runner.run(page, options.at("actions"));
+    if (ran.error) {
+      out.failure = Failure{500, ran.error->code, ran.error->message};
+      return out;
+    }
+    // Waits are not slept but spent from the scrape's time, as a browser would spend them.
+    if (wait_for + ran.waited >= timeout) {
+      out.failure = Failure{408, "SCRAPE_TIMEOUT",
+                            "Scrape timed out: waitFor and wait actions (" +
+                                std::to_string((wait_for + ran.waited).count()) +
+                                " ms) leave no time within timeout (" +
+                                std::to_string(timeout.count()) + " ms)"};
+      return out;
+    }
+    page = std::move(ran.final_page);
+    fetched.status = page.status_code;
+    fetched.content_type = page.content_type;
+    fetched.body = page.body;
+    actions_result = std::move(ran.result);
+  }
+  const content::Document document = content::Document::parse(page);
+
   json data = json::object();
+  if (!actions_result.is_null()) data["actions"] = std::move(actions_result);
   try {
     if (formats.has("markdown")) data["markdown"] = document.markdown(extract);
     if (formats.has("html")) data["html"] = document.html(extract);

@@ -217,16 +217,155 @@ TEST_CASE_METHOD(ScrapeFixture, "credits are billed per page", "[scrape][credits
   CHECK(balance() == 4);
 }
 
-TEST_CASE_METHOD(ScrapeFixture, "options this mock cannot honour yet are refused, not faked",
+TEST_CASE_METHOD(ScrapeFixture, "zeroDataRetention is refused unless the team has it",
                  "[scrape]") {
-  const auto actions = api.post("/v2/scrape", {{"url", "http://shop.test/desk"},
-                                               {"actions", {{{"type", "wait"}, {"milliseconds", 10}}}}});
-  CHECK(actions.status == 400);
-  CHECK(actions.body["error"].get<std::string>().find("actions") != std::string::npos);
   const auto zdr = api.post("/v2/scrape", {{"url", "http://shop.test/desk"},
                                            {"zeroDataRetention", true}});
   CHECK(zdr.status == 400);
   CHECK(zdr.body["error"].get<std::string>().find("zeroDataRetention") != std::string::npos);
+}
+
+namespace {
+
+const char* kSearchPage = R"(<html><head><title>Find furniture</title></head><body><main>
+<h1>Find furniture</h1>
+<form action="/results" method="get"><input name="q" id="q"><button type="submit">Go</button></form>
+<p id="intro">Pick a <a id="to-desk" href="/desk">desk</a> or a chair.</p>
+</main></body></html>)";
+
+/// Decodes the first 32 base64 characters (24 bytes: PNG signature and the IHDR width).
+std::string base64_prefix(const std::string& text) {
+  const std::string alphabet =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  unsigned buffer = 0;
+  int bits = 0;
+  for (std::size_t i = 0; i < text.size() && i < 32; ++i) {
+    const auto value = alphabet.find(text[i]);
+    if (value == std::string::npos) break;
+    buffer = (buffer << 6) | static_cast<unsigned>(value);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<char>((buffer >> bits) & 0xFF));
+    }
+  }
+  return out;
+}
+
+const char* kResultsPage = R"(<html><head><title>Results</title></head><body><main>
+<h1>Results</h1><p>Matching items for your query.</p></main></body></html>)";
+
+}  // namespace
+
+TEST_CASE_METHOD(ScrapeFixture, "actions run in order and the formats come from the final page",
+                 "[scrape][actions]") {
+  REQUIRE(api.post("/__admin/mappings", page_mapping("shop.test", "/find", 200, kSearchPage))
+              .status == 201);
+  const auto r = api.post(
+      "/v2/scrape",
+      {{"url", "http://shop.test/find"},
+       {"formats", {"markdown"}},
+       {"actions",
+        {{{"type", "wait"}, {"milliseconds", 500}},
+         {{"type", "scrape"}},
+         {{"type", "executeJavascript"}, {"script", "return document.title"}},
+         {{"type", "screenshot"}},
+         {{"type", "click"}, {"selector", "#to-desk"}},
+         {{"type", "scrape"}}}}});
+  REQUIRE(r.status == 200);
+  const json& data = r.body["data"];
+  REQUIRE(data.contains("actions"));
+  const json& result = data["actions"];
+  REQUIRE(result["scrapes"].size() == 2);
+  CHECK(result["scrapes"][0]["url"] == "http://shop.test/find");
+  CHECK(result["scrapes"][0]["html"].get<std::string>().find("Find furniture") != std::string::npos);
+  CHECK(result["scrapes"][1]["url"] == "http://shop.test/desk");
+  REQUIRE(result["screenshots"].size() == 1);
+  CHECK(result["screenshots"][0].get<std::string>().rfind("data:image/png;base64,", 0) == 0);
+  REQUIRE(result["javascriptReturns"].size() == 1);
+  CHECK(result["javascriptReturns"][0]["value"] == "Find furniture");
+  // The click followed the link: markdown and metadata describe the desk page.
+  CHECK(data["markdown"].get<std::string>().find("# Walnut Desk") != std::string::npos);
+  CHECK(data["metadata"]["url"] == "http://shop.test/desk");
+  CHECK(data["metadata"]["sourceURL"] == "http://shop.test/find");
+  // Sensitive scraping is never stored: the next plain scrape is a miss, not this page.
+  const auto again = api.post("/v2/scrape", {{"url", "http://shop.test/find"}});
+  REQUIRE(again.status == 200);
+  CHECK(again.body["data"]["metadata"]["cacheState"] == "miss");
+}
+
+TEST_CASE_METHOD(ScrapeFixture, "typing into a GET form and pressing Enter submits it",
+                 "[scrape][actions]") {
+  REQUIRE(api.post("/__admin/mappings", page_mapping("shop.test", "/find", 200, kSearchPage))
+              .status == 201);
+  REQUIRE(api.post("/__admin/mappings",
+                   {{"request",
+                     {{"method", "GET"},
+                      {"host", {{"equalTo", "shop.test"}}},
+                      {"urlPath", "/results"},
+                      {"queryParameters", {{"q", {{"equalTo", "oak table"}}}}}}},
+                    {"response",
+                     {{"status", 200},
+                      {"headers", {{"Content-Type", "text/html"}}},
+                      {"body", kResultsPage}}}})
+              .status == 201);
+  const auto r = api.post("/v1/scrape",
+                          {{"url", "http://shop.test/find"},
+                           {"formats", {"markdown"}},
+                           {"actions",
+                            {{{"type", "click"}, {"selector", "#q"}},
+                             {{"type", "write"}, {"text", "oak table"}},
+                             {{"type", "press"}, {"key", "Enter"}}}}});
+  REQUIRE(r.status == 200);
+  CHECK(r.body["data"]["markdown"].get<std::string>().find("# Results") != std::string::npos);
+  CHECK(r.body["data"]["metadata"]["url"].get<std::string>().find("/results?q=oak") !=
+        std::string::npos);
+}
+
+TEST_CASE_METHOD(ScrapeFixture, "a failing action fails the scrape with SCRAPE_ACTION_ERROR",
+                 "[scrape][actions]") {
+  const auto before = balance();
+  const auto missing = api.post("/v2/scrape", {{"url", "http://shop.test/desk"},
+                                               {"actions",
+                                                {{{"type", "wait"}, {"milliseconds", 10}},
+                                                 {{"type", "click"}, {"selector", "#buy"}}}}});
+  CHECK(missing.status == 500);
+  CHECK(missing.body["success"] == false);
+  CHECK(missing.body["code"] == "SCRAPE_ACTION_ERROR");
+  const std::string message = missing.body["error"];
+  CHECK(message.find("#buy") != std::string::npos);
+  CHECK(message.find("action 1") != std::string::npos);
+  CHECK(balance() == before);  // a failed scrape costs nothing
+
+  // Waits are spent from the timeout, never slept.
+  const auto waited = api.post("/v2/scrape", {{"url", "http://shop.test/desk"},
+                                              {"timeout", 5000},
+                                              {"actions", {{{"type", "wait"}, {"milliseconds", 6000}}}}});
+  CHECK(waited.status == 408);
+  CHECK(waited.body["code"] == "SCRAPE_TIMEOUT");
+
+  json many = json::array();
+  for (int i = 0; i < 51; ++i) many.push_back({{"type", "wait"}, {"milliseconds", 1}});
+  const auto too_many =
+      api.post("/v2/scrape", {{"url", "http://shop.test/desk"}, {"actions", many}});
+  CHECK(too_many.status == 400);
+  CHECK(too_many.body["error"].get<std::string>().find("at most 50") != std::string::npos);
+}
+
+TEST_CASE_METHOD(ScrapeFixture, "a mobile scrape takes action screenshots at 390 px",
+                 "[scrape][actions]") {
+  const auto r = api.post("/v2/scrape", {{"url", "http://shop.test/desk"},
+                                         {"mobile", true},
+                                         {"actions", {{{"type", "screenshot"}}}}});
+  REQUIRE(r.status == 200);
+  const std::string uri = r.body["data"]["actions"]["screenshots"][0];
+  const std::string png = base64_prefix(uri.substr(std::string("data:image/png;base64,").size()));
+  REQUIRE(png.size() >= 20);
+  // IHDR width, big-endian at offset 16.
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(png[i]); };
+  const unsigned width = (byte(16) << 24) | (byte(17) << 16) | (byte(18) << 8) | byte(19);
+  CHECK(width == 390);
 }
 
 TEST_CASE("a scrape reaches the bundled virtual web", "[scrape][fixtures]") {
