@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 #include <thread>
@@ -11,6 +12,7 @@
 
 #include "api_client.hpp"
 #include "mock_fixture.hpp"
+#include "receiver.hpp"
 
 using webdata::testing::ApiClient;
 using webdata::testing::ApiReply;
@@ -442,4 +444,146 @@ TEST_CASE("credits: a job is refused when the team cannot pay its first page",
   REQUIRE(api.post("/__admin/settings/credits", {{"team", "team-1"}, {"credits", 0}}).status == 200);
   CHECK(api.post("/v2/crawl", {{"url", "http://site.test/"}}).status == 402);
   CHECK(api.post("/v1/batch/scrape", {{"urls", {"http://site.test/"}}}).status == 402);
+}
+
+TEST_CASE("a 10,000-page synthetic crawl pages through small chunks while it runs",
+          "[jobs][chunks][large]") {
+  RunningMock mock(fast_config());
+  const ApiClient api(mock.url());
+  REQUIRE(api.post("/__admin/settings", {{"chunkBytes", 256 * 1024}}).status == 200);
+  const std::string host = "pages-10000.fanout-10.synthetic.test";
+  const auto started = api.post("/v2/crawl", {{"url", "http://" + host + "/"},
+                                              {"limit", 10000},
+                                              {"sitemap", "skip"},
+                                              {"scrapeOptions", {{"formats", {"markdown"}}}}});
+  REQUIRE(started.status == 200);
+  const std::string status_path = "/v2/crawl/" + started.body["id"].get<std::string>();
+
+  // Follow `next` from the first chunk while the crawl is still running: a chunk at the end of
+  // what exists so far carries `next` again, and every document arrives exactly once.
+  std::vector<std::string> seen;
+  std::string path = status_path;
+  std::size_t chunks = 0;
+  json last;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(8);
+  while (std::chrono::steady_clock::now() < deadline) {
+    const auto r = api.get(path);
+    REQUIRE(r.status == 200);
+    ++chunks;
+    for (const auto& doc : r.body["data"]) seen.push_back(doc["metadata"]["sourceURL"]);
+    last = r.body;
+    if (!r.body.contains("next")) break;
+    if (r.body["data"].empty()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const std::string next = r.body["next"];
+    REQUIRE(next.rfind(mock.url(), 0) == 0);
+    path = next.substr(mock.url().size());
+  }
+  REQUIRE(last["status"] == "completed");
+  CHECK(last["total"] == 10000);
+  CHECK(last["completed"] == 10000);
+  CHECK(seen.size() == 10000);
+  const std::set<std::string> unique(seen.begin(), seen.end());
+  CHECK(unique.size() == seen.size());  // no duplicate
+  // No gap: the root, the deepest first page and the last page of the breadth-first tree.
+  CHECK(unique.count("http://" + host + "/") == 1);
+  CHECK(unique.count("http://" + host + "/p1/p1/p1") == 1);
+  CHECK(unique.count("http://" + host + "/p9/p9/p9/p9") == 1);   // page 9999, the last
+  CHECK(unique.count("http://" + host + "/p9/p9/p9/p10") == 0);  // page 10000 does not exist
+  CHECK(chunks > 100);  // ~3 KB documents in 256 KiB chunks: the walk really paged
+
+  // Finished: the same walk from the start ends without `next` and yields the same set.
+  std::vector<std::string> again;
+  path = status_path;
+  for (int guard = 0; guard < 10000; ++guard) {
+    const auto r = api.get(path);
+    REQUIRE(r.status == 200);
+    for (const auto& doc : r.body["data"]) again.push_back(doc["metadata"]["sourceURL"]);
+    if (!r.body.contains("next")) break;
+    path = r.body["next"].get<std::string>().substr(mock.url().size());
+  }
+  CHECK(again.size() == 10000);
+  CHECK(std::set<std::string>(again.begin(), again.end()) == unique);
+}
+
+namespace {
+
+/// The most requests a receiver was serving at once, each counted from its arrival for `hold`
+/// (the receiver answers after that delay).
+std::size_t max_in_flight(const std::vector<webdata::mock::webhooks::testing::Receiver::Request>& rs,
+                          std::chrono::milliseconds hold) {
+  std::vector<std::pair<std::chrono::steady_clock::time_point, int>> edges;
+  for (const auto& r : rs) {
+    edges.emplace_back(r.received_at, +1);
+    // A little short of the answer, so that a worker's next request never counts as overlap.
+    edges.emplace_back(r.received_at + hold - std::chrono::milliseconds(5), -1);
+  }
+  std::sort(edges.begin(), edges.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first < b.first : a.second < b.second;
+  });
+  int now = 0;
+  int most = 0;
+  for (const auto& edge : edges) {
+    now += edge.second;
+    most = std::max(most, now);
+  }
+  return static_cast<std::size_t>(most);
+}
+
+std::vector<std::string> local_urls(const webdata::mock::webhooks::testing::Receiver& site,
+                                    const std::string& prefix, int n) {
+  std::vector<std::string> urls;
+  for (int i = 0; i < n; ++i) urls.push_back(site.url("/" + prefix + std::to_string(i)));
+  return urls;
+}
+
+}  // namespace
+
+TEST_CASE("concurrency: maxConcurrency per job and the team limit across jobs",
+          "[jobs][concurrency]") {
+  using webdata::mock::webhooks::testing::Receiver;
+  const auto hold = std::chrono::milliseconds(150);
+  Receiver site;  // a live target on loopback that answers every page after `hold`
+  site.set_handler([hold](const Receiver::Request&) {
+    Receiver::Reply reply;
+    reply.delay = hold;
+    reply.headers = {{"Content-Type", "text/html"}};
+    return reply;
+  });
+  auto config = fast_config();
+  config.live_fetch = true;
+  config.allow_private_targets = true;
+  config.teams = {{"team-1", {"test-key"}}};
+
+  SECTION("a job never scrapes more than its maxConcurrency pages at once") {
+    config.teams[0].concurrency = 8;
+    RunningMock mock(config);
+    const ApiClient api(mock.url());
+    const auto started = api.post("/v2/batch/scrape", {{"urls", local_urls(site, "a", 12)},
+                                                       {"maxConcurrency", 3}});
+    REQUIRE(started.status == 200);
+    REQUIRE(site.wait_for_count(12, std::chrono::seconds(60)));
+    const std::string status = "/v2/batch/scrape/" + started.body["id"].get<std::string>();
+    for (int i = 0; i < 600 && api.get(status).body["status"] == "scraping"; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    CHECK(api.get(status).body["completed"] == 12);
+    const auto most = max_in_flight(site.requests(), hold);
+    CHECK(most <= 3);
+    CHECK(most >= 2);  // and it does run pages side by side
+  }
+  SECTION("a team's jobs together stay within the team's concurrency") {
+    config.teams[0].concurrency = 2;
+    RunningMock mock(config);
+    const ApiClient api(mock.url());
+    const auto a = api.post("/v2/batch/scrape", {{"urls", local_urls(site, "b", 6)},
+                                                 {"maxConcurrency", 5}});
+    const auto b = api.post("/v2/batch/scrape", {{"urls", local_urls(site, "c", 6)},
+                                                 {"maxConcurrency", 5}});
+    REQUIRE(a.status == 200);
+    REQUIRE(b.status == 200);
+    REQUIRE(site.wait_for_count(12, std::chrono::seconds(60)));
+    const auto most = max_in_flight(site.requests(), hold);
+    CHECK(most <= 2);
+    CHECK(most >= 2);
+  }
 }
