@@ -145,3 +145,94 @@ TEST_CASE("active crawls, cancel and idempotency keys over HTTP", "[integration]
   CHECK(*state == webdata::JobState::cancelled());
   CHECK(job->status().value().status == webdata::JobState::cancelled());
 }
+
+TEST_CASE("search and agent over HTTP against the indexed virtual web", "[integration]") {
+  RunningMock mock;
+  auto client = client_for(mock);
+  webdata::SearchRequest req;
+  req.query = "quickstart";
+  req.limit = 3;
+  req.sources = std::vector<webdata::SearchSource>{webdata::SearchSource::web()};
+  auto found = client.search(req);
+  REQUIRE(found.ok());
+  REQUIRE(found->web.has_value());
+  REQUIRE_FALSE(found->web->empty());
+  CHECK(found->web->size() <= 3);
+  CHECK(found->web->front().url.find("docs.example.test") != std::string::npos);
+  CHECK_FALSE(found->images.has_value());  // only the requested sources come back
+  CHECK(found->credits_used.value_or(0) >= 1);
+
+  // scrapeOptions scrape every result through the scrape pipeline.
+  req.scrape_options = webdata::ScrapeOptions{};
+  req.scrape_options->formats = {"markdown"};
+  auto scraped = client.search(req);
+  REQUIRE(scraped.ok());
+  REQUIRE(scraped->web.has_value());
+  REQUIRE_FALSE(scraped->web->empty());
+  CHECK_FALSE(scraped->web->front().markdown.value_or("").empty());
+
+  webdata::v1::Client v1(mock.url(), "test-key");
+  webdata::v1::SearchRequest old;
+  old.query = "quickstart";
+  old.limit = 2;
+  auto v1_found = v1.search(old);
+  REQUIRE(v1_found.ok());
+  REQUIRE_FALSE(v1_found->data.empty());
+  CHECK(v1_found->data.size() <= 2);
+
+  webdata::AgentRequest ask;
+  ask.prompt = "How do I get started with the quickstart?";
+  auto answer = client.agent(ask, fast_polling());
+  REQUIRE(answer.ok());
+  CHECK(answer->status == webdata::JobState::completed());
+  CHECK_FALSE(answer->sources.empty());
+  CHECK_FALSE(answer->result.is_null());
+}
+
+TEST_CASE("errors endpoints and the v1 job calls over HTTP", "[integration]") {
+  auto config = RunningMock::quiet_config();
+  config.page_pacing_ms = 0;
+  RunningMock mock(config);
+  auto client = client_for(mock);
+
+  // A synthetic site with a robots-disallowed /private/ page and a host whose fetches fail.
+  webdata::CrawlRequest crawl;
+  crawl.url = "https://pages-6.private.synthetic.test/";
+  crawl.limit = 20;
+  auto job = client.start_crawl(crawl);
+  REQUIRE(job.ok());
+  REQUIRE(job->wait(fast_polling()).ok());
+  auto crawl_errors = client.crawl_errors(job->id());
+  REQUIRE(crawl_errors.ok());
+  REQUIRE(crawl_errors->robots_blocked.size() == 1);
+  CHECK(crawl_errors->robots_blocked[0].find("/private/") != std::string::npos);
+
+  webdata::BatchScrapeRequest batch;
+  batch.urls = {"https://docs.example.test/", "https://pages-3.fail-reset.synthetic.test/"};
+  auto batch_job = client.start_batch_scrape(batch);
+  REQUIRE(batch_job.ok());
+  auto batch_done = batch_job->wait(fast_polling());
+  REQUIRE(batch_done.ok());
+  CHECK(batch_done->data.size() == 1);
+  auto batch_errors = client.batch_scrape_errors(batch_job->id());
+  REQUIRE(batch_errors.ok());
+  REQUIRE(batch_errors->errors.size() == 1);
+  CHECK(batch_errors->errors[0].url == "https://pages-3.fail-reset.synthetic.test/");
+  CHECK_FALSE(batch_errors->errors[0].code.empty());
+  CHECK_FALSE(batch_errors->errors[0].error.empty());
+
+  webdata::v1::Client v1(mock.url(), "test-key");
+  webdata::v1::CrawlRequest old;
+  old.url = "https://docs.example.test/";
+  old.limit = 3;
+  auto v1_crawl = v1.crawl(old, fast_polling());
+  REQUIRE(v1_crawl.ok());
+  CHECK(v1_crawl->status == webdata::JobState::completed());
+  CHECK(v1_crawl->data.size() == 3);
+  webdata::v1::BatchScrapeRequest v1_batch;
+  v1_batch.urls = {"https://docs.example.test/", "https://blog.example.test/"};
+  auto v1_done = v1.batch_scrape(v1_batch, fast_polling());
+  REQUIRE(v1_done.ok());
+  CHECK(v1_done->data.size() == 2);
+  CHECK(v1.active_crawls().ok());
+}
