@@ -305,13 +305,16 @@ sdk_bench() {
 }
 
 content_bench() {
-  step "content: HTML to markdown, webdata-mock's pipeline and turndown, $rounds rounds interleaved"
-  local round
-  for round in $(seq 1 "$rounds"); do
+  # Short measurements, many rounds: each round's ratio compares two runs seconds apart, and the
+  # median of the ratios is reported (the machine's load moves within a minute).
+  local content_rounds=$((rounds * 3)) round
+  step "content: HTML to markdown, webdata-mock's pipeline and turndown, $content_rounds rounds interleaved"
+  [ -f "$work/results.txt" ] && sed -i '/^result: r[0-9]*\.\(content\|turndown\)_/d' "$work/results.txt"
+  for round in $(seq 1 "$content_rounds"); do
     "$build/bench/content_bench" --fixtures "$root/mockserver/fixtures/web/__files" \
-      --out "$work/content" --seconds 2 | sed "s/^result: /result: r$round./" |
+      --out "$work/content" --seconds 1 | sed "s/^result: /result: r$round./" |
       tee -a "$work/results.txt" >&2
-    NODE_PATH="$tools/node_modules" node "$root/bench/turndown_bench.js" "$work/content" 2 |
+    NODE_PATH="$tools/node_modules" node "$root/bench/turndown_bench.js" "$work/content" 1 |
       sed "s/^result: /result: r$round./" | tee -a "$work/results.txt" >&2
   done
 }
@@ -320,10 +323,11 @@ content_bench() {
 
 [ "${BENCH_SKIP_SETUP:-}" = 1 ] || setup
 [ "${BENCH_SKIP_BUILD:-}" = 1 ] || build_targets
-rm -rf "$work"
+# BENCH_KEEP=1 reruns some parts on top of the previous run's figures (later figures win).
+[ "${BENCH_KEEP:-}" = 1 ] || rm -rf "$work"
 mkdir -p "$work"
-cat /proc/loadavg >"$work/load-start.txt"
-date -u +%s >"$work/started.txt"
+[ -s "$work/load-start.txt" ] || cat /proc/loadavg >"$work/load-start.txt"
+[ -s "$work/started.txt" ] || date -u +%s >"$work/started.txt"
 
 want http && http_bench
 want crawl && crawl_bench
