@@ -23,17 +23,27 @@ namespace {
 namespace bhttp = boost::beast::http;
 namespace mock = webdata::mock;
 
-mock::MockServer& server() {
+std::ostringstream& server_log() {
   static std::ostringstream log;
-  static mock::MockServer* instance = [] {
+  return log;
+}
+
+mock::MockServer*& server_instance() {
+  static mock::MockServer* instance = nullptr;
+  return instance;
+}
+
+mock::MockServer& server() {
+  auto& instance = server_instance();
+  if (instance == nullptr) {
     mock::Config config;
     config.server.port = 0;
     config.server.access_log = false;
     config.admin = true;
     config.page_pacing_ms = 0;
     config.web_root = std::string(WEBDATA_FUZZ_FIXTURES) + "/web";
-    return new mock::MockServer(config, log);  // never started: no sockets
-  }();
+    instance = new mock::MockServer(config, server_log());  // never started: no sockets
+  }
   return *instance;
 }
 
@@ -66,6 +76,13 @@ void handle(mock::http::Request request) {
 }
 
 }  // namespace
+
+// Called by the replay program before it returns: stops the job engine and webhook threads
+// while everything they use still exists (libFuzzer itself just exits).
+extern "C" void webdata_fuzz_cleanup() {
+  delete server_instance();
+  server_instance() = nullptr;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static std::size_t runs = 0;

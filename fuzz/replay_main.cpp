@@ -12,6 +12,8 @@
 #include <vector>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
+// Optional: a target with background threads releases them here, before static destruction.
+extern "C" void webdata_fuzz_cleanup() __attribute__((weak));
 
 int main(int argc, char** argv) {
   namespace fs = std::filesystem;
@@ -37,6 +39,7 @@ int main(int argc, char** argv) {
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
   }
+  if (webdata_fuzz_cleanup != nullptr) webdata_fuzz_cleanup();
   std::printf("replay: %zu inputs ran clean\n", files.size());
   return files.empty() ? 1 : 0;
 }
