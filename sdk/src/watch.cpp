@@ -205,9 +205,10 @@ class WatchCursor {
                                               "job status");
   }
 
-  // The watcher said done: one small status request for the final state and counters.
+  // The watcher said done: one small status request for the final state and counters (past the
+  // documents already delivered, so it carries none of them again).
   void finish() {
-    auto status = get("?limit=1");
+    auto status = get("?skip=" + std::to_string(delivered_) + "&limit=1");
     if (!status.ok()) return fail(status.error());
     status->data.clear();
     status->next.reset();

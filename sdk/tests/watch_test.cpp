@@ -1,0 +1,230 @@
+// CrawlJob::watch against the in-process mock: the WebSocket watcher and the polling fallback.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <set>
+#include <thread>
+
+#include "mock_fixture.hpp"
+#include "webdata/webdata.hpp"
+
+using webdata::testing::RunningMock;
+using Kind = webdata::WatchEvent::Kind;
+using namespace std::chrono_literals;
+
+namespace {
+
+/// The libcurl transport, counting requests and the documents their answers carried.
+class CountingTransport : public webdata::Transport {
+ public:
+  webdata::Result<webdata::HttpResponse> send(const webdata::HttpRequest& request) override {
+    auto response = inner_->send(request);
+    ++requests;
+    if (response.ok()) {
+      const auto body = nlohmann::json::parse(response->body, nullptr, false);
+      if (body.is_object() && body.contains("data") && body["data"].is_array()) {
+        documents += body["data"].size();
+      }
+    }
+    return response;
+  }
+  std::atomic<int> requests{0};
+  std::atomic<std::size_t> documents{0};
+
+ private:
+  std::shared_ptr<webdata::Transport> inner_ = webdata::make_curl_transport();
+};
+
+webdata::mock::Config paced(int pacing_ms) {
+  auto config = RunningMock::quiet_config();
+  config.page_pacing_ms = pacing_ms;
+  return config;
+}
+
+webdata::CrawlRequest crawl_of(const std::string& url) {
+  webdata::CrawlRequest crawl;
+  crawl.url = url;
+  crawl.max_concurrency = 1;
+  return crawl;
+}
+
+struct Watched {
+  std::vector<webdata::WatchEvent> events;
+  std::vector<std::string> urls;  // of the documents, in order
+  std::optional<webdata::Error> error;
+};
+
+Watched run(webdata::Stream<webdata::WatchEvent> stream) {
+  Watched out;
+  for (auto& event : stream) {
+    if (!event.ok()) {
+      out.error = event.error();
+      break;
+    }
+    if (event->document) out.urls.push_back(event->document->metadata.source_url.value_or(""));
+    out.events.push_back(std::move(*event));
+  }
+  return out;
+}
+
+webdata::WatchPolicy policy_for(webdata::WatchMode mode) {
+  webdata::WatchPolicy policy;
+  policy.mode = mode;
+  policy.polling.interval = 30ms;
+  policy.polling.max_wait = 60s;
+  return policy;
+}
+
+/// Every event is well formed: status first, finished last and once, documents numbered.
+void check_shape(const Watched& w, bool websocket) {
+  REQUIRE_FALSE(w.error);
+  REQUIRE(w.events.size() >= 2);
+  CHECK(w.events.front().kind == Kind::kStatus);
+  CHECK(w.events.back().kind == Kind::kFinished);
+  std::size_t finished = 0;
+  for (const auto& e : w.events) {
+    CHECK(e.websocket == websocket);
+    CHECK(e.status.data.empty());
+    CHECK(e.document.has_value() == (e.kind == Kind::kDocument));
+    if (e.kind == Kind::kFinished) ++finished;
+  }
+  CHECK(finished == 1);
+}
+
+}  // namespace
+
+TEST_CASE("watch() streams a running crawl over the WebSocket", "[watch][integration]") {
+  RunningMock mock(paced(40));
+  auto transport = std::make_shared<CountingTransport>();
+  webdata::ClientOptions options;
+  options.api_url = mock.url();
+  options.api_key = "test-key";
+  options.transport = transport;
+  webdata::Client client(options);
+  auto job = client.start_crawl(crawl_of("http://pages-12.synthetic.test/")).value();
+
+  const Watched w = run(job.watch(policy_for(webdata::WatchMode::kAuto)));
+  check_shape(w, true);
+  const auto& final_status = w.events.back().status;
+  CHECK(final_status.status == webdata::JobState::completed());
+  CHECK(final_status.completed == 12);
+  CHECK(w.urls.size() == 12);
+  CHECK(std::set<std::string>(w.urls.begin(), w.urls.end()).size() == 12);
+  // Documents came while the crawl ran: the catchup did not hold them all.
+  CHECK(w.events.front().status.status == webdata::JobState::scraping());
+  CHECK(w.events.front().status.completed < 12);
+  // Over HTTP only the start and the one final status request (no documents downloaded).
+  CHECK(transport->requests == 2);
+  CHECK(transport->documents == 0);
+
+  // Same documents, same order, as the status resource holds them.
+  std::vector<std::string> stored;
+  for (auto& doc : job.documents()) stored.push_back(doc.value().metadata.source_url.value_or(""));
+  CHECK(stored == w.urls);
+}
+
+TEST_CASE("watch() falls back to polling and downloads each document once",
+          "[watch][integration]") {
+  RunningMock mock(paced(40));
+  auto transport = std::make_shared<CountingTransport>();
+  webdata::ClientOptions options;
+  options.api_url = mock.url();
+  options.api_key = "test-key";
+  options.transport = transport;
+  webdata::Client client(options);
+
+  auto mode = webdata::WatchMode::kPolling;
+  SECTION("the service offers no watcher (kAuto)") {
+    mock.server().set_watcher_enabled(false);
+    mode = webdata::WatchMode::kAuto;
+  }
+  SECTION("polling is asked for (kPolling)") { mode = webdata::WatchMode::kPolling; }
+  auto job = client.start_crawl(crawl_of("http://pages-12.synthetic.test/")).value();
+  const Watched w = run(job.watch(policy_for(mode)));
+  check_shape(w, false);
+  CHECK(w.events.back().status.status == webdata::JobState::completed());
+  CHECK(w.events.back().status.completed == 12);
+  CHECK(w.urls.size() == 12);
+  CHECK(std::set<std::string>(w.urls.begin(), w.urls.end()).size() == 12);
+  CHECK(transport->documents == 12);  // no chunk was fetched twice
+  std::size_t status_events = 0;
+  for (const auto& e : w.events) status_events += e.kind == Kind::kStatus ? 1 : 0;
+  CHECK(status_events >= 2);  // progress was reported as it changed
+}
+
+TEST_CASE("watch() over the WebSocket only fails when the service does not offer it",
+          "[watch][integration]") {
+  RunningMock mock(paced(0));
+  mock.server().set_watcher_enabled(false);
+  webdata::Client client(mock.url(), "test-key");
+  auto job = client.start_crawl(crawl_of("http://pages-3.synthetic.test/")).value();
+  const Watched w = run(job.watch(policy_for(webdata::WatchMode::kWebSocket)));
+  REQUIRE(w.error);
+  CHECK(w.error->kind == webdata::ErrorKind::kHttp);
+  CHECK(w.error->http_status == 200);
+}
+
+TEST_CASE("watch() of an unknown crawl or with a bad key reports the HTTP error",
+          "[watch][integration]") {
+  RunningMock mock(paced(0));
+  webdata::Client client(mock.url(), "test-key");
+  const Watched unknown =
+      run(client.crawl_job("4f8a1c1e-0000-4000-8000-000000000000").watch(policy_for(webdata::WatchMode::kAuto)));
+  REQUIRE(unknown.error);
+  CHECK(unknown.error->http_status == 404);
+  CHECK(unknown.error->message == "Job not found");
+
+  auto job = client.start_crawl(crawl_of("http://pages-3.synthetic.test/")).value();
+  webdata::Client wrong(mock.url(), "wrong-key");
+  const Watched refused = run(wrong.crawl_job(job.id()).watch(policy_for(webdata::WatchMode::kAuto)));
+  REQUIRE(refused.error);
+  CHECK(refused.error->http_status == 401);
+}
+
+TEST_CASE("watch() of a failed crawl ends with its error", "[watch][integration]") {
+  RunningMock mock(paced(0));
+  webdata::Client client(mock.url(), "test-key");
+  auto job = client.start_crawl(crawl_of("http://nowhere.invalid/")).value();
+  for (auto mode : {webdata::WatchMode::kWebSocket, webdata::WatchMode::kPolling}) {
+    const Watched w = run(job.watch(policy_for(mode)));
+    check_shape(w, mode == webdata::WatchMode::kWebSocket);
+    CHECK(w.events.back().status.status == webdata::JobState::failed());
+    REQUIRE(w.events.back().error);
+    CHECK(w.events.back().error->find("could not be reached") != std::string::npos);
+  }
+}
+
+TEST_CASE("watch() stops at its deadline and when cancelled", "[watch][integration]") {
+  RunningMock mock(paced(500));
+  webdata::Client client(mock.url(), "test-key");
+  auto job = client.start_crawl(crawl_of("http://pages-50.synthetic.test/")).value();
+
+  for (auto mode : {webdata::WatchMode::kWebSocket, webdata::WatchMode::kPolling}) {
+    INFO(static_cast<int>(mode));
+    auto policy = policy_for(mode);
+    policy.polling.max_wait = 300ms;
+    const auto started = std::chrono::steady_clock::now();
+    const Watched timed = run(job.watch(policy));
+    REQUIRE(timed.error);
+    CHECK(timed.error->kind == webdata::ErrorKind::kTimeout);
+    CHECK(std::chrono::steady_clock::now() - started < 5s);
+
+    auto cancellable = policy_for(mode);
+    std::thread canceller([token = cancellable.polling.cancel] {
+      std::this_thread::sleep_for(200ms);
+      token.cancel();
+    });
+    const Watched cancelled = run(job.watch(cancellable));
+    canceller.join();
+    REQUIRE(cancelled.error);
+    CHECK(cancelled.error->kind == webdata::ErrorKind::kCancelled);
+  }
+  // A watcher that stopped reading is gone from the server.
+  const auto end = std::chrono::steady_clock::now() + 10s;
+  while (mock.server().open_watchers() != 0 && std::chrono::steady_clock::now() < end) {
+    std::this_thread::sleep_for(10ms);
+  }
+  CHECK(mock.server().open_watchers() == 0);
+  CHECK(job.cancel().ok());
+}
