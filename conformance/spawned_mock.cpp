@@ -16,17 +16,22 @@ SpawnedMock::SpawnedMock(const std::string& executable,
   if (pipe(out) != 0) throw std::runtime_error("pipe failed");
   std::vector<std::string> args = {executable, "--port", "0", "--quiet"};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
+  // Everything the child needs is made before fork: this process has threads (the test site),
+  // and a child of a threaded process may only call async-signal-safe functions until exec
+  // (an allocation there can wait forever on a lock another thread held at fork time).
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const std::string exec_failed = "cannot start " + executable + "\n";
   pid_ = fork();
   if (pid_ < 0) throw std::runtime_error("fork failed");
   if (pid_ == 0) {
     dup2(out[1], STDOUT_FILENO);
     close(out[0]);
     close(out[1]);
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execv(executable.c_str(), argv.data());
-    std::fprintf(stderr, "cannot start %s: %s\n", executable.c_str(), std::strerror(errno));
+    execv(argv[0], argv.data());
+    const ssize_t ignored = write(STDERR_FILENO, exec_failed.data(), exec_failed.size());
+    (void)ignored;
     _exit(127);
   }
   close(out[1]);

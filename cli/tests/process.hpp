@@ -37,6 +37,23 @@ inline RunResult run(const std::vector<std::string>& argv,
   int out_pipe[2];
   int err_pipe[2];
   if (pipe(out_pipe) != 0 || pipe(err_pipe) != 0) throw std::runtime_error("pipe failed");
+  // Arguments and environment are made before fork: the child of a threaded process may only
+  // call async-signal-safe functions until exec (no allocation, no setenv, no stdio).
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  std::vector<std::string> environment;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry = *e;
+    if (env.count(entry.substr(0, entry.find('='))) == 0) environment.push_back(entry);
+  }
+  for (const auto& [name, value] : env) {
+    if (!value.empty()) environment.push_back(name + "=" + value);
+  }
+  std::vector<char*> envp;
+  for (auto& e : environment) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  const std::string exec_failed = "cannot run " + argv.at(0) + "\n";
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
@@ -46,18 +63,9 @@ inline RunResult run(const std::vector<std::string>& argv,
     close(out_pipe[1]);
     close(err_pipe[0]);
     close(err_pipe[1]);
-    for (const auto& [name, value] : env) {
-      if (value.empty()) {
-        unsetenv(name.c_str());
-      } else {
-        setenv(name.c_str(), value.c_str(), 1);
-      }
-    }
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execv(args[0], args.data());
-    std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
+    execve(args[0], args.data(), envp.data());
+    const ssize_t ignored = write(STDERR_FILENO, exec_failed.data(), exec_failed.size());
+    (void)ignored;
     _exit(127);
   }
   close(out_pipe[1]);
@@ -116,12 +124,12 @@ class MockProcess {
     const std::string ready = dir_ + "/url";
     std::vector<std::string> argv = {executable, "--port", "0", "--quiet", "--ready-file", ready};
     argv.insert(argv.end(), extra.begin(), extra.end());
+    std::vector<char*> args;  // before fork, as in run()
+    for (auto& a : argv) args.push_back(a.data());
+    args.push_back(nullptr);
     pid_ = fork();
     if (pid_ < 0) throw std::runtime_error("fork failed");
     if (pid_ == 0) {
-      std::vector<char*> args;
-      for (auto& a : argv) args.push_back(a.data());
-      args.push_back(nullptr);
       const int null_fd = ::open("/dev/null", O_WRONLY);
       if (null_fd >= 0) dup2(null_fd, STDOUT_FILENO);
       execv(args[0], args.data());
