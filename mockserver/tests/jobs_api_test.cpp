@@ -380,7 +380,8 @@ TEST_CASE("active crawls list the team's running crawls", "[jobs][active]") {
   }
   CHECK(found);
   api.del("/v2/crawl/" + crawl.body["id"].get<std::string>());
-  for (const auto& entry : api.get("/v1/crawl/active").body["crawls"]) {
+  const auto after = api.get("/v1/crawl/active");  // keep the reply alive while iterating
+  for (const auto& entry : after.body["crawls"]) {
     CHECK(entry["id"] != crawl.body["id"]);
   }
 }
