@@ -15,6 +15,13 @@ set(configure ${CMAKE_COMMAND} -S "${APP_DIR}" -B "${BUILD_DIR}" -G "${GENERATOR
 if(CCACHE)
   list(APPEND configure -DCMAKE_CXX_COMPILER_LAUNCHER=${CCACHE})
 endif()
+# A sanitized build installs sanitized libraries: their consumers compile and link the same way.
+set(sanitize_flags "")
+if(SANITIZE)
+  set(sanitize_flags -fsanitize=${SANITIZE} -fno-omit-frame-pointer)
+  list(APPEND configure "-DCMAKE_CXX_FLAGS=-fsanitize=${SANITIZE} -fno-omit-frame-pointer"
+       "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=${SANITIZE}")
+endif()
 if(MODE STREQUAL "package")
   list(APPEND configure -DCMAKE_PREFIX_PATH=${PREFIX})
 else()
@@ -53,7 +60,8 @@ if(MODE STREQUAL "package")
     run("pkg-config" ${PKG_CONFIG} --cflags --libs webdata-sdk)
     string(STRIP "${last_output}" flags)
     separate_arguments(flags UNIX_COMMAND "${flags}")
-    run("c++ with pkg-config flags" ${CXX} "${APP_DIR}/main.cpp" -o "${BUILD_DIR}/consumer_pc" ${flags})
+    run("c++ with pkg-config flags" ${CXX} ${sanitize_flags} "${APP_DIR}/main.cpp"
+        -o "${BUILD_DIR}/consumer_pc" ${flags})
     run("consumer built with pkg-config" bash "${WITH_MOCK}" "${MOCK}" -- "${BUILD_DIR}/consumer_pc"
         https://docs.example.test/getting-started/quickstart)
     if(NOT last_output MATCHES "title: Quickstart")
