@@ -2,12 +2,16 @@
 # The project's entry script.
 #   scripts/webdata.sh demo   set up, build, start the mock on 127.0.0.1:3002 with the bundled
 #                             virtual web, and show the SDK working against it
-#   scripts/webdata.sh test   set up, build, and run the whole test suite
+#   scripts/webdata.sh test   set up, build with ASan+UBSan (build-test/), and run the whole
+#                             test suite under the sanitizers
 #   scripts/webdata.sh stop   stop a mock started by 'demo'
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${WEBDATA_BUILD_DIR:-$root/build}"
+# The test command builds apart from the demo: everything under AddressSanitizer and
+# UndefinedBehaviorSanitizer (docs/reliability.md), -O1 so that the build stays quick.
+test_build="${WEBDATA_TEST_BUILD_DIR:-$root/build-test}"
 jobs="$(nproc 2>/dev/null || echo 2)"
 pidfile="$build/webdata-mock.pid"
 port="${WEBDATA_MOCK_PORT:-3002}"
@@ -69,7 +73,11 @@ cmd_test() {
   bash "$root/scripts/setup.sh"
   # Real WireMock (Java 17 + npm package) for the fixture compatibility test.
   bash "$root/scripts/setup-wiremock.sh"
-  configure_and_build -DWEBDATA_BUILD_TESTS=ON
+  build="$test_build"
+  configure_and_build -DWEBDATA_BUILD_TESTS=ON -DWEBDATA_SANITIZE=address,undefined \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
+  export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}"
+  export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
   step "tests"
   local log="$build/ctest.log" rc=0
   (cd "$build" && ctest -j "$jobs" --output-on-failure --timeout 600) 2>&1 | tee "$log" || rc=$?
