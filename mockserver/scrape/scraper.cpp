@@ -93,6 +93,25 @@ std::string cache_key(const json& options, const std::string& url) {
 
 Failure bad_request(std::string message) { return Failure{400, "BAD_REQUEST", std::move(message)}; }
 
+/// What waits used up (`spent`, never slept) leaves nothing of the scrape's `timeout`.
+Failure no_time_left(const std::string& spent_by, const std::string& verb,
+                     std::chrono::milliseconds spent, std::chrono::milliseconds timeout) {
+  return Failure{408, "SCRAPE_TIMEOUT",
+                 "Scrape timed out: " + spent_by + " (" + std::to_string(spent.count()) + " ms) " +
+                     verb + " no time within timeout (" + std::to_string(timeout.count()) +
+                     " ms)"};
+}
+
+/// A fetched answer as the page the content pipeline and the action runner read.
+content::Page page_of(web::FetchResult fetched, const std::string& requested_url) {
+  content::Page page;
+  page.url = fetched.url.empty() ? requested_url : std::move(fetched.url);
+  page.content_type = std::move(fetched.content_type);
+  page.status_code = fetched.status;
+  page.body = std::move(fetched.body);
+  return page;
+}
+
 }  // namespace
 
 bool Formats::has(const std::string& name) const {
@@ -297,10 +316,7 @@ Outcome Scraper::scrape(const json& options, const std::string& version, const T
   const auto timeout = std::chrono::milliseconds(options.value("timeout", 30000));
   const auto wait_for = std::chrono::milliseconds(options.value("waitFor", 0));
   if (wait_for >= timeout) {
-    out.failure = Failure{408, "SCRAPE_TIMEOUT",
-                          "Scrape timed out: waitFor (" + std::to_string(wait_for.count()) +
-                              " ms) leaves no time within timeout (" +
-                              std::to_string(timeout.count()) + " ms)"};
+    out.failure = no_time_left("waitFor", "leaves", wait_for, timeout);
     return out;
   }
   // The mock does not sleep for waitFor; it spends it from the timeout, as a browser would.
@@ -377,11 +393,7 @@ Outcome Scraper::scrape(const json& options, const std::string& version, const T
     cache_.store(key, PageCache::Entry{fetched, now, proxy_used});
   }
 
-  content::Page page;
-  page.url = fetched.url.empty() ? parsed->str() : fetched.url;
-  page.content_type = fetched.content_type;
-  page.status_code = fetched.status;
-  page.body = fetched.body;
+  content::Page page = page_of(std::move(fetched), parsed->str());
   const content::Options extract = content_options(options);
   const Formats formats = parse_formats(options.value("formats", json()));
 
@@ -401,12 +413,7 @@ Outcome Scraper::scrape(const json& options, const std::string& version, const T
          fetch_timeout](const std::string& target) -> std::optional<content::Page> {
       web::FetchResult next = fetch(options, target, navigation_proxy, fetch_timeout);
       if (!next.ok || !is_html_like(next.content_type)) return std::nullopt;
-      content::Page landed;
-      landed.url = next.url.empty() ? target : next.url;
-      landed.content_type = next.content_type;
-      landed.status_code = next.status;
-      landed.body = std::move(next.body);
-      return landed;
+      return page_of(std::move(next), target);
     };
     const formats::ActionRunner runner(std::move(navigate), settings);
     formats::ActionsOutcome ran = runner.run(page, options.at("actions"));
@@ -416,17 +423,10 @@ Outcome Scraper::scrape(const json& options, const std::string& version, const T
     }
     // Waits are not slept but spent from the scrape's time, as a browser would spend them.
     if (wait_for + ran.waited >= timeout) {
-      out.failure = Failure{408, "SCRAPE_TIMEOUT",
-                            "Scrape timed out: waitFor and wait actions (" +
-                                std::to_string((wait_for + ran.waited).count()) +
-                                " ms) leave no time within timeout (" +
-                                std::to_string(timeout.count()) + " ms)"};
+      out.failure = no_time_left("waitFor and wait actions", "leave", wait_for + ran.waited, timeout);
       return out;
     }
     page = std::move(ran.final_page);
-    fetched.status = page.status_code;
-    fetched.content_type = page.content_type;
-    fetched.body = page.body;
     actions_result = std::move(ran.result);
   }
   const content::Document document = content::Document::parse(page);
@@ -500,7 +500,7 @@ Outcome Scraper::scrape(const json& options, const std::string& version, const T
     input.team = team.id;
     input.url = url;
     input.markdown = data.value("markdown", "");
-    input.status_code = fetched.status;
+    input.status_code = page.status_code;
     input.store = !zero_retention;
     input.now = now;
     json tracking_options = version == "v2" ? format_entry(format_list, "changeTracking")
@@ -524,22 +524,22 @@ Outcome Scraper::scrape(const json& options, const std::string& version, const T
   if (!metadata.is_object()) metadata = json::object();
   metadata["sourceURL"] = url;
   metadata["url"] = page.url;
-  metadata["statusCode"] = fetched.status;
+  metadata["statusCode"] = page.status_code;
   metadata["scrapeId"] = uuid4();
-  if (!fetched.content_type.empty()) metadata["contentType"] = fetched.content_type;
+  if (!page.content_type.empty()) metadata["contentType"] = page.content_type;
   metadata["proxyUsed"] = proxy_used;
   metadata["cacheState"] = hit ? "hit" : "miss";
   if (hit) metadata["cachedAt"] = iso8601(cached_at);
   metadata["creditsUsed"] = out.credits;
-  if (fetched.status >= 400) metadata["error"] = http::reason_phrase(fetched.status);
+  if (page.status_code >= 400) metadata["error"] = http::reason_phrase(page.status_code);
   if (drop_status_code_) metadata.erase("statusCode");
   data["metadata"] = std::move(metadata);
 
   out.document = std::move(data);
-  out.status_code = fetched.status;
+  out.status_code = page.status_code;
   out.final_url = page.url;
-  out.content_type = fetched.content_type;
-  out.html = std::move(fetched.body);
+  out.content_type = page.content_type;
+  out.html = std::move(page.body);
   return out;
 }
 
