@@ -6,6 +6,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "loopback_listener.hpp"
+
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -29,20 +31,9 @@ namespace webdata::testing {
 class MisbehavingServer {
  public:
   MisbehavingServer() {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    int one = 1;
-    ::setsockopt(fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
-        ::listen(fd_, 64) != 0) {
-      ::close(fd_);
-      throw std::runtime_error("cannot listen on 127.0.0.1");
-    }
-    socklen_t len = sizeof addr;
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
-    port_ = ntohs(addr.sin_port);
+    const auto listener = webdata::testing::listen_on_loopback(64);
+    fd_ = listener.fd;
+    port_ = listener.port;
     acceptor_ = std::thread([this] { accept_loop(); });
   }
   ~MisbehavingServer() {
