@@ -12,50 +12,110 @@
 namespace webdata::mock::content::dom {
 namespace {
 
-// Gumbo's own gumbo_destroy_output recurses once per tree level, so a page nested 100k deep
-// would overflow the stack while being freed. Every gumbo allocation is linked into this list
-// instead, and the whole output is released in one loop when the heap goes away.
-class GumboHeap {
+// Gumbo allocates about ten bytes of bookkeeping per byte of page (a 4 MB page: 1.2 million
+// allocations, 39 MB) and frees only an eighth of it before the parse ends; the tree is copied
+// out and the rest dropped at once. So one parse bumps a pointer through large blocks, ignores
+// frees, and releases everything together (which also spares gumbo_destroy_output, whose
+// recursion would overflow the stack on a page nested 100k deep). A few blocks are kept per
+// thread for the next parse, so small pages reuse warm memory and never call malloc.
+class ParseArena {
  public:
-  GumboHeap() { sentinel_.prev = sentinel_.next = &sentinel_; }
-  GumboHeap(const GumboHeap&) = delete;
-  GumboHeap& operator=(const GumboHeap&) = delete;
-  ~GumboHeap() {
-    Header* h = sentinel_.next;
-    while (h != &sentinel_) {
-      Header* next = h->next;
-      std::free(h);
-      h = next;
+  static constexpr std::size_t kAlign = alignof(std::max_align_t);
+  static constexpr std::size_t kBlockSize = std::size_t{256} << 10;
+  static constexpr std::size_t kLargeSize = kBlockSize / 8;  // own block above this
+  static constexpr std::size_t kKeptBlocks = 4;              // per thread, between parses
+
+  ParseArena() = default;
+  ParseArena(const ParseArena&) = delete;
+  ParseArena& operator=(const ParseArena&) = delete;
+  ~ParseArena() {
+    Cache& cache = thread_cache();
+    while (blocks_ != nullptr) {
+      Block* next = blocks_->next;
+      if (cache.count < kKeptBlocks) {
+        blocks_->next = cache.head;
+        cache.head = blocks_;
+        ++cache.count;
+      } else {
+        std::free(blocks_);
+      }
+      blocks_ = next;
     }
+    free_list(large_);
   }
 
   static void* allocate(void* self, std::size_t size) {
-    auto* heap = static_cast<GumboHeap*>(self);
-    // Gumbo neither checks for null nor survives an exception thrown through its C frames.
-    if (size > std::numeric_limits<std::size_t>::max() - sizeof(Header)) std::abort();
-    auto* h = static_cast<Header*>(std::malloc(sizeof(Header) + size));
-    if (h == nullptr) std::abort();
-    h->next = heap->sentinel_.next;
-    h->prev = &heap->sentinel_;
-    h->next->prev = h;
-    heap->sentinel_.next = h;
-    return h + 1;
+    auto* arena = static_cast<ParseArena*>(self);
+    if (size > kLargeSize) return arena->allocate_large(size);
+    const std::size_t rounded = size == 0 ? kAlign : (size + kAlign - 1) & ~(kAlign - 1);
+    if (static_cast<std::size_t>(arena->limit_ - arena->cursor_) < rounded) arena->next_block();
+    void* out = arena->cursor_;
+    arena->cursor_ += rounded;
+    return out;
   }
 
-  static void deallocate(void* /*self*/, void* ptr) {
-    if (ptr == nullptr) return;
-    Header* h = static_cast<Header*>(ptr) - 1;
-    h->prev->next = h->next;
-    h->next->prev = h->prev;
-    std::free(h);
-  }
+  static void deallocate(void* /*self*/, void* /*ptr*/) {}
 
  private:
-  struct alignas(alignof(std::max_align_t)) Header {
-    Header* prev;
-    Header* next;
+  struct alignas(kAlign) Block {
+    Block* next;
   };
-  Header sentinel_{};
+  struct Cache {
+    Cache() = default;
+    Cache(const Cache&) = delete;
+    Cache& operator=(const Cache&) = delete;
+    ~Cache() { free_list(head); }
+    Block* head = nullptr;
+    std::size_t count = 0;
+  };
+
+  static Cache& thread_cache() {
+    thread_local Cache cache;
+    return cache;
+  }
+
+  static void free_list(Block* b) {
+    while (b != nullptr) {
+      Block* next = b->next;
+      std::free(b);
+      b = next;
+    }
+  }
+
+  // Gumbo neither checks for null nor survives an exception thrown through its C frames.
+  static Block* new_block(std::size_t payload) {
+    if (payload > std::numeric_limits<std::size_t>::max() - sizeof(Block) - kAlign) std::abort();
+    auto* b = static_cast<Block*>(std::malloc(sizeof(Block) + payload));
+    if (b == nullptr) std::abort();
+    return b;
+  }
+
+  void next_block() {
+    Cache& cache = thread_cache();
+    Block* b = cache.head;
+    if (b != nullptr) {
+      cache.head = b->next;
+      --cache.count;
+    } else {
+      b = new_block(kBlockSize);
+    }
+    b->next = blocks_;
+    blocks_ = b;
+    cursor_ = reinterpret_cast<char*>(b + 1);
+    limit_ = cursor_ + kBlockSize;
+  }
+
+  void* allocate_large(std::size_t size) {
+    Block* b = new_block(size);
+    b->next = large_;
+    large_ = b;
+    return b + 1;
+  }
+
+  char* cursor_ = nullptr;
+  char* limit_ = nullptr;
+  Block* blocks_ = nullptr;  // standard blocks, the current one first
+  Block* large_ = nullptr;   // one per allocation above kLargeSize
 };
 
 std::string element_name(const GumboElement& el) {
@@ -88,57 +148,107 @@ struct Pending {
   std::size_t depth;
 };
 
+const GumboVector* children_of(const GumboNode* g) {
+  switch (g->type) {
+    case GUMBO_NODE_DOCUMENT:
+      return &g->v.document.children;
+    case GUMBO_NODE_ELEMENT:
+    case GUMBO_NODE_TEMPLATE:
+      return &g->v.element.children;
+    default:
+      return nullptr;
+  }
+}
+
+// Upper bounds of what convert() stores (flattened elements are counted but not kept), so the
+// tree's buffers are allocated once and the pointers into them stay valid.
+struct Sizes {
+  std::size_t nodes = 0;
+  std::size_t attributes = 0;
+  std::size_t text = 0;
+};
+
+Sizes measure(const GumboNode* root) {
+  Sizes sizes;
+  std::vector<const GumboNode*> stack{root};
+  while (!stack.empty()) {
+    const GumboNode* g = stack.back();
+    stack.pop_back();
+    ++sizes.nodes;
+    if (const GumboVector* children = children_of(g)) {
+      if (g->type != GUMBO_NODE_DOCUMENT) sizes.attributes += g->v.element.attributes.length;
+      for (unsigned i = 0; i < children->length; ++i) {
+        stack.push_back(static_cast<const GumboNode*>(children->data[i]));
+      }
+    } else {
+      sizes.text += std::strlen(g->v.text.text);
+    }
+  }
+  return sizes;
+}
+
 Tree convert(const GumboNode* root) {
+  const Sizes sizes = measure(root);
   Tree tree;
+  tree.nodes.reserve(sizes.nodes);
+  tree.attribute_slots.reserve(sizes.attributes);
+  tree.text_bytes.reset(new char[std::max<std::size_t>(sizes.text, 1)]);
+  char* text_end = tree.text_bytes.get();
+  auto add_text = [&](Node& node, const char* text) {
+    const std::size_t length = std::strlen(text);
+    std::memcpy(text_end, text, length);
+    node.text = std::string_view(text_end, length);
+    text_end += length;
+  };
+
   std::vector<Pending> stack;
   stack.push_back({root, nullptr, 0});
   while (!stack.empty()) {
     Pending item = stack.back();
     stack.pop_back();
     const GumboNode* g = item.source;
-    const GumboVector* children = nullptr;
     Node* self = nullptr;
     switch (g->type) {
       case GUMBO_NODE_DOCUMENT:
         self = &tree.nodes.emplace_back();
         self->type = NodeType::kDocument;
-        children = &g->v.document.children;
         break;
       case GUMBO_NODE_ELEMENT:
-      case GUMBO_NODE_TEMPLATE:
-        children = &g->v.element.children;
+      case GUMBO_NODE_TEMPLATE: {
         if (item.depth > kMaxDepth) break;  // flattened: children go to item.parent
         self = &tree.nodes.emplace_back();
         self->type = NodeType::kElement;
         self->ns = element_namespace(g->v.element.tag_namespace);
         self->name = element_name(g->v.element);
-        self->attributes.reserve(g->v.element.attributes.length);
-        for (unsigned i = 0; i < g->v.element.attributes.length; ++i) {
-          const auto* a = static_cast<const GumboAttribute*>(g->v.element.attributes.data[i]);
-          self->attributes.push_back({ascii_lower(a->name), a->value});
+        const GumboVector& attributes = g->v.element.attributes;
+        const std::size_t first = tree.attribute_slots.size();
+        for (unsigned i = 0; i < attributes.length; ++i) {
+          const auto* a = static_cast<const GumboAttribute*>(attributes.data[i]);
+          tree.attribute_slots.push_back({ascii_lower(a->name), a->value});
         }
+        self->attributes = Span<Attribute>(tree.attribute_slots.data() + first, attributes.length);
         break;
+      }
       case GUMBO_NODE_TEXT:
       case GUMBO_NODE_CDATA:
       case GUMBO_NODE_WHITESPACE:
         self = &tree.nodes.emplace_back();
         self->type = NodeType::kText;
-        self->text = g->v.text.text;
+        add_text(*self, g->v.text.text);
         break;
       case GUMBO_NODE_COMMENT:
         self = &tree.nodes.emplace_back();
         self->type = NodeType::kComment;
-        self->text = g->v.text.text;
+        add_text(*self, g->v.text.text);
         break;
     }
     Node* parent_for_children = item.parent;
     if (self != nullptr) {
       self->id = tree.nodes.size() - 1;
       self->parent = item.parent;
-      if (item.parent != nullptr) item.parent->children.push_back(self);
       parent_for_children = self;
     }
-    if (children != nullptr) {
+    if (const GumboVector* children = children_of(g)) {
       std::size_t child_depth = self != nullptr ? item.depth + 1 : item.depth;
       for (unsigned i = children->length; i > 0; --i) {
         stack.push_back(
@@ -149,6 +259,17 @@ Tree convert(const GumboNode* root) {
   for (std::size_t i = tree.nodes.size(); i-- > 1;) {
     Node& n = tree.nodes[i];
     const_cast<Node*>(n.parent)->subtree_size += n.subtree_size;
+  }
+  // Ids are pre-order, so a node's children are id + 1 and then each next sibling one subtree
+  // further; every node but the document is one slot.
+  tree.child_slots.resize(tree.nodes.size() - 1);
+  std::size_t slot = 0;
+  for (Node& n : tree.nodes) {
+    const std::size_t first = slot;
+    for (std::size_t c = n.id + 1; c < n.id + n.subtree_size; c += tree.nodes[c].subtree_size) {
+      tree.child_slots[slot++] = &tree.nodes[c];
+    }
+    n.children = Span<const Node*>(tree.child_slots.data() + first, slot - first);
   }
   tree.document = &tree.nodes.front();
   for (const Node* c : tree.document->children) {
@@ -301,16 +422,16 @@ bool Node::has_ancestor(const Node& other) const {
 }
 
 Tree parse_html(std::string_view utf8) {
-  GumboHeap heap;
+  ParseArena arena;
   GumboOptions options = kGumboDefaultOptions;
-  options.allocator = &GumboHeap::allocate;
-  options.deallocator = &GumboHeap::deallocate;
-  options.userdata = &heap;
+  options.allocator = &ParseArena::allocate;
+  options.deallocator = &ParseArena::deallocate;
+  options.userdata = &arena;
   options.max_errors = 0;  // parse errors are of no use here and cost memory
   std::optional<std::string> limited = limit_nesting(utf8, kMaxDepth);
   if (limited) utf8 = *limited;
   GumboOutput* output = gumbo_parse_with_options(&options, utf8.data(), utf8.size());
-  // No gumbo_destroy_output: the heap frees everything without walking the tree.
+  // No gumbo_destroy_output: the arena frees everything without walking the tree.
   return convert(output->document);
 }
 
@@ -383,10 +504,6 @@ bool ascii_iequals(std::string_view a, std::string_view b) {
     if (x != y) return false;
   }
   return true;
-}
-
-bool is_html_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
 }
 
 std::string_view trim_html_space(std::string_view s) {
