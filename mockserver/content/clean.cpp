@@ -411,18 +411,22 @@ TreeStats compute_stats(const dom::Tree& tree) {
   stats.text.assign(n, 0);
   stats.link_text.assign(n, 0);
   stats.has_block.assign(n, false);
-  std::vector<bool> in_link(n, false);
-  std::vector<bool> invisible(n, false);
+  // Whether a node's descendants are inside a link / never shown: each element is tested once.
+  std::vector<bool> link_below(n, false);
+  std::vector<bool> hidden_below(n, false);
   for (std::size_t id = 1; id < n; ++id) {
     const Node& node = tree.nodes[id];
-    const Node& parent = *node.parent;
-    in_link[id] = in_link[parent.id] || parent.is("a");
-    invisible[id] = invisible[parent.id] || always_removed(parent);
-    if (node.type == dom::NodeType::kText && !invisible[id]) {
+    const std::size_t parent = node.parent->id;
+    const bool in_link = link_below[parent];
+    const bool invisible = hidden_below[parent];
+    if (node.is_element()) {
+      link_below[id] = in_link || node.is("a");
+      hidden_below[id] = invisible || always_removed(node);
+    } else if (node.type == dom::NodeType::kText && !invisible) {
       std::uint32_t count = 0;
       for (char c : node.text) count += dom::is_html_space(c) ? 0 : 1;
       stats.text[id] = count;
-      if (in_link[id]) stats.link_text[id] = count;
+      if (in_link) stats.link_text[id] = count;
     }
   }
   for (std::size_t id = n; id-- > 1;) {

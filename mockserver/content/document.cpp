@@ -137,11 +137,13 @@ std::string decode_utf16(std::string_view in, bool little_endian) {
 }
 
 // The body as UTF-8: BOMs honoured, Latin-1 / windows-1252 transcoded when declared (in the
-// Content-Type or an early <meta charset>) and the bytes are not UTF-8 anyway.
-std::string decode_body(std::string_view body, std::string_view content_type, bool html) {
-  if (has_prefix(body, "\xEF\xBB\xBF")) return std::string(body.substr(3));
-  if (has_prefix(body, "\xFF\xFE")) return decode_utf16(body.substr(2), true);
-  if (has_prefix(body, "\xFE\xFF")) return decode_utf16(body.substr(2), false);
+// Content-Type or an early <meta charset>) and the bytes are not UTF-8 anyway. A body that needs
+// no transcoding (nearly all) is returned as a view of itself; a transcoded one lives in storage.
+std::string_view decode_body(std::string_view body, std::string_view content_type, bool html,
+                             std::string& storage) {
+  if (has_prefix(body, "\xEF\xBB\xBF")) return body.substr(3);
+  if (has_prefix(body, "\xFF\xFE")) return storage = decode_utf16(body.substr(2), true);
+  if (has_prefix(body, "\xFE\xFF")) return storage = decode_utf16(body.substr(2), false);
   std::string charset = charset_of(content_type);
   if (charset.empty() && html) {
     std::string head = dom::ascii_lower(body.substr(0, 2048));
@@ -155,8 +157,8 @@ std::string decode_body(std::string_view body, std::string_view content_type, bo
   static const std::unordered_set<std::string> kLatin1 = {
       "iso-8859-1", "iso8859-1", "latin1", "l1", "windows-1252", "cp1252", "x-cp1252",
       "ascii", "us-ascii", "iso-8859-15", "latin-1", "iso_8859-1"};
-  if (kLatin1.count(charset) != 0 && !is_valid_utf8(body)) return decode_cp1252(body);
-  return std::string(body);
+  if (kLatin1.count(charset) != 0 && !is_valid_utf8(body)) return storage = decode_cp1252(body);
+  return body;
 }
 
 std::optional<url::Url> base_url_of(const dom::Tree& tree, const std::optional<url::Url>& page) {
@@ -347,9 +349,9 @@ Document Document::parse(const Page& page) {
   impl->page_url = page.url;
   impl->kind = kind_of(page.content_type, page.body);
   std::optional<url::Url> page_url = url::parse(page.url);
+  std::string transcoded;
   if (impl->kind == Kind::kHtml) {
-    std::string decoded = decode_body(page.body, page.content_type, true);
-    impl->parsed.tree = dom::parse_html(decoded);
+    impl->parsed.tree = dom::parse_html(decode_body(impl->raw, page.content_type, true, transcoded));
     impl->parsed.stats = compute_stats(impl->parsed.tree);
     impl->parsed.base = base_url_of(impl->parsed.tree, page_url);
     impl->title = first_title(impl->parsed.tree);
@@ -358,7 +360,7 @@ Document Document::parse(const Page& page) {
     impl->parsed.stats = compute_stats(impl->parsed.tree);
     impl->parsed.base = page_url;
     if (impl->kind != Kind::kBinary) {
-      impl->text = sanitize_utf8(decode_body(page.body, page.content_type, false));
+      impl->text = sanitize_utf8(decode_body(impl->raw, page.content_type, false, transcoded));
     }
   }
   return Document(std::move(impl));

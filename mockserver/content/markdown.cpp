@@ -24,6 +24,16 @@ bool is_word_byte(char c) {
 }
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
+// The characters Inline::word may escape inside a word.
+struct SpecialTable {
+  bool set[256] = {};
+  constexpr SpecialTable() {
+    for (char c : std::string_view("\\*`[]~_<&|")) set[static_cast<unsigned char>(c)] = true;
+  }
+  constexpr bool operator[](unsigned char c) const { return set[c]; }
+};
+constexpr SpecialTable kMaySpecial;
+
 std::size_t longest_run(std::string_view s, char c) {
   std::size_t best = 0, run = 0;
   for (char x : s) {
@@ -112,14 +122,32 @@ class Inline {
     }
     out_ += closing;
     last_close_end_ = out_.size();
-    last_close_ = std::string(closing);
+    last_close_.assign(closing.data(), closing.size());
   }
 
   std::string take() {
-    std::string result = std::move(out_);
-    while (!result.empty() && (result.back() == ' ' || result.back() == '\n')) result.pop_back();
-    *this = Inline(plain_, table_cell_);
+    std::string result(content());
+    clear();
     return result;
+  }
+
+  // What take() would return, valid until the next change; clear() then starts the next block
+  // in the same buffer, so a page's paragraphs do not each grow a string of their own.
+  std::string_view content() const {
+    std::string_view result = out_;
+    while (!result.empty() && (result.back() == ' ' || result.back() == '\n')) {
+      result.remove_suffix(1);
+    }
+    return result;
+  }
+
+  void clear() {
+    out_.clear();
+    pending_space_ = false;
+    pending_breaks_ = 0;
+    pending_opens_.clear();
+    last_close_.clear();
+    last_close_end_ = 0;
   }
 
  private:
@@ -157,6 +185,14 @@ class Inline {
     std::size_t from = 0;
     if (line_start) from = escape_line_start(w);
     for (std::size_t k = from; k < w.size(); ++k) {
+      // Runs of characters that are never escaped are copied at once.
+      std::size_t plain_end = k;
+      while (plain_end < w.size() && !kMaySpecial[static_cast<unsigned char>(w[plain_end])]) {
+        ++plain_end;
+      }
+      out_.append(w.data() + k, plain_end - k);
+      k = plain_end;
+      if (k == w.size()) break;
       char c = w[k];
       char prev = k > 0 ? w[k - 1] : ' ';
       char next = k + 1 < w.size() ? w[k + 1] : ' ';
@@ -396,7 +432,10 @@ class Renderer {
  private:
   bool visible(const Node& n) const { return !(n.is_element() && view_.is_removed(n)); }
 
-  void flush(Inline& in, Blocks& out) { out.add(in.take()); }
+  void flush(Inline& in, Blocks& out) {
+    out.add(in.content());
+    in.clear();
+  }
 
   void children(const Node& n, Blocks& out, Inline& in) {
     for (const Node* c : n.children) child(*c, out, in);
