@@ -1,7 +1,9 @@
 #include <curl/curl.h>
 
+#include <memory>
 #include <mutex>
 #include <new>
+#include <string_view>
 #include <vector>
 
 #include "webdata/transport.hpp"
@@ -51,20 +53,53 @@ size_t on_body(char* data, size_t size, size_t count, void* user) {
 size_t on_header(char* data, size_t size, size_t count, void* user) {
   auto* ex = static_cast<Exchange*>(user);
   const size_t n = size * count;
-  std::string line(data, n);
-  while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.pop_back();
+  std::string_view line(data, n);
+  while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.remove_suffix(1);
   if (line.rfind("HTTP/", 0) == 0) {
     ex->response.headers.clear();  // a new status line: redirect or 100-continue before it
     return n;
   }
   const auto colon = line.find(':');
-  if (colon != std::string::npos) {
-    std::string value = line.substr(colon + 1);
+  if (colon != std::string_view::npos) {
+    std::string_view value = line.substr(colon + 1);
     const auto start = value.find_first_not_of(" \t");
-    value = start == std::string::npos ? std::string() : value.substr(start);
-    ex->response.headers.emplace_back(line.substr(0, colon), value);
+    value = start == std::string_view::npos ? std::string_view() : value.substr(start);
+    ex->response.headers.emplace_back(std::string(line.substr(0, colon)), std::string(value));
   }
   return n;
+}
+
+// An easy handle with what stays the same from one request to the next: its connection cache,
+// the options of the transport, and the header list of its last request.
+struct Handle {
+  explicit Handle(CURL* c) : curl(c) {}
+  ~Handle() {
+    curl_easy_cleanup(curl);
+    curl_slist_free_all(header_list);
+  }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+
+  CURL* curl;
+  Headers headers;  ///< What `header_list` was built from.
+  curl_slist* header_list = nullptr;
+};
+
+// libcurl reads a method from the body options, so each request sets all of them: a handle
+// that last sent a POST or a HEAD must not carry that into a GET.
+void set_method(CURL* curl, const HttpRequest& request) {
+  const bool standard =
+      request.method == "GET" || request.method == "HEAD" || request.method == "POST";
+  if (!request.body.empty() || request.method == "POST" || request.method == "PUT") {
+    curl_easy_setopt(curl, CURLOPT_NOBODY, 0L);
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
+                     static_cast<curl_off_t>(request.body.size()));
+  } else {
+    curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
+    if (request.method == "HEAD") curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
+  }
+  curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, standard ? nullptr : request.method.c_str());
 }
 
 class CurlTransport final : public Transport {
@@ -72,58 +107,47 @@ class CurlTransport final : public Transport {
   explicit CurlTransport(CurlTransportOptions options) : options_(std::move(options)) {
     global_init();
   }
-  ~CurlTransport() override {
-    for (CURL* handle : idle_) curl_easy_cleanup(handle);
-  }
   CurlTransport(const CurlTransport&) = delete;
   CurlTransport& operator=(const CurlTransport&) = delete;
 
   Result<HttpResponse> send(const HttpRequest& request) override {
-    CURL* handle = acquire();
+    std::unique_ptr<Handle> handle = acquire();
     if (handle == nullptr) {
       return Error{ErrorKind::kTransport, 0, "", "curl_easy_init failed", "", "", true, {}};
     }
+    CURL* curl = handle->curl;
     Exchange ex;
     ex.limit = options_.max_response_bytes;
-    ex.handle = handle;
-    curl_slist* headers = nullptr;
-    for (const auto& [name, value] : request.headers) {
-      const std::string line = value.empty() ? name + ";" : name + ": " + value;
-      headers = curl_slist_append(headers, line.c_str());
+    ex.handle = curl;
+    // A client sends the same headers call after call; the list is rebuilt only on a change.
+    if (handle->header_list == nullptr || handle->headers != request.headers) {
+      curl_slist_free_all(handle->header_list);
+      curl_slist* headers = nullptr;
+      for (const auto& [name, value] : request.headers) {
+        const std::string line = value.empty() ? name + ";" : name + ": " + value;
+        headers = curl_slist_append(headers, line.c_str());
+      }
+      // libcurl adds "Expect: 100-continue" to large bodies, which costs a round trip.
+      headers = curl_slist_append(headers, "Expect:");
+      handle->header_list = headers;
+      handle->headers = request.headers;
     }
-    // libcurl adds "Expect: 100-continue" to large bodies, which costs a round trip.
-    headers = curl_slist_append(headers, "Expect:");
 
-    curl_easy_setopt(handle, CURLOPT_URL, request.url.c_str());
-    curl_easy_setopt(handle, CURLOPT_CUSTOMREQUEST, request.method.c_str());
-    if (request.method == "HEAD") curl_easy_setopt(handle, CURLOPT_NOBODY, 1L);
-    if (!request.body.empty() || request.method == "POST" || request.method == "PUT") {
-      curl_easy_setopt(handle, CURLOPT_POSTFIELDS, request.body.data());
-      curl_easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE,
-                       static_cast<curl_off_t>(request.body.size()));
-    }
-    curl_easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(handle, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
-    curl_easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS,
-                     static_cast<long>(options_.connect_timeout.count()));
-    curl_easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(handle, CURLOPT_ACCEPT_ENCODING, "");
-    curl_easy_setopt(handle, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS);
-    curl_easy_setopt(handle, CURLOPT_USERAGENT, options_.user_agent.c_str());
-    curl_easy_setopt(handle, CURLOPT_SSL_VERIFYPEER, options_.verify_tls ? 1L : 0L);
-    curl_easy_setopt(handle, CURLOPT_SSL_VERIFYHOST, options_.verify_tls ? 2L : 0L);
-    if (!options_.ca_file.empty()) curl_easy_setopt(handle, CURLOPT_CAINFO, options_.ca_file.c_str());
-    if (!options_.proxy.empty()) curl_easy_setopt(handle, CURLOPT_PROXY, options_.proxy.c_str());
-    curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(handle, CURLOPT_WRITEDATA, &ex);
-    curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(handle, CURLOPT_HEADERDATA, &ex);
+    curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
+    set_method(curl, request);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, handle->header_list);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &ex);
+    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &ex);
 
-    const CURLcode rc = curl_easy_perform(handle);
+    const CURLcode rc = curl_easy_perform(curl);
     long status = 0;
-    curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
-    curl_slist_free_all(headers);
-    release(handle);
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+    // Nothing of this exchange may outlive it in the handle.
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, nullptr);
+    curl_easy_setopt(curl, CURLOPT_HEADERDATA, nullptr);
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, nullptr);
+    release(std::move(handle));
 
     if (rc != CURLE_OK) {
       Error err;
@@ -149,27 +173,41 @@ class CurlTransport final : public Transport {
   }
 
  private:
-  // Easy handles keep their connection cache, so reusing them reuses connections.
-  CURL* acquire() {
+  // Easy handles keep their connection cache, so reusing them reuses connections. The options
+  // that never change are set once, when the handle is made.
+  std::unique_ptr<Handle> acquire() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (!idle_.empty()) {
-        CURL* handle = idle_.back();
+        std::unique_ptr<Handle> handle = std::move(idle_.back());
         idle_.pop_back();
-        curl_easy_reset(handle);
         return handle;
       }
     }
-    return curl_easy_init();
+    CURL* curl = curl_easy_init();
+    if (curl == nullptr) return nullptr;
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS,
+                     static_cast<long>(options_.connect_timeout.count()));
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
+    curl_easy_setopt(curl, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS);
+    curl_easy_setopt(curl, CURLOPT_USERAGENT, options_.user_agent.c_str());
+    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, options_.verify_tls ? 1L : 0L);
+    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, options_.verify_tls ? 2L : 0L);
+    if (!options_.ca_file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, options_.ca_file.c_str());
+    if (!options_.proxy.empty()) curl_easy_setopt(curl, CURLOPT_PROXY, options_.proxy.c_str());
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+    return std::make_unique<Handle>(curl);
   }
-  void release(CURL* handle) {
+  void release(std::unique_ptr<Handle> handle) {
     std::lock_guard<std::mutex> lock(mutex_);
-    idle_.push_back(handle);
+    idle_.push_back(std::move(handle));
   }
 
   CurlTransportOptions options_;
   std::mutex mutex_;
-  std::vector<CURL*> idle_;
+  std::vector<std::unique_ptr<Handle>> idle_;
 };
 
 }  // namespace
