@@ -1,6 +1,7 @@
 #include "webdata/client.hpp"
 
 #include "client_core.hpp"
+#include "json_scan.hpp"
 #include "webdata/v1/client.hpp"
 
 namespace webdata {
@@ -27,18 +28,53 @@ Result<Document> scrape_call(const ClientCore& core, const char* path, std::stri
   call.target = path;
   call.body = std::move(body);
   if (scrape_timeout) call.min_timeout = *scrape_timeout + kScrapeTimeoutMargin;
-  auto tree = core.execute_json(call, options, core.deadline_for(options));
-  if (!tree.ok()) return tree.error();
-  if (!tree->is_object() || !tree->contains("data")) {
+  auto response = core.execute(call, options, core.deadline_for(options));
+  if (!response.ok()) return response.error();
+  // The answer is indexed, not parsed into a tree: the document is decoded from its own text
+  // (per-call cost against a fast service, bench/analysis.md).
+  const std::string& answer = response->body;
+  const auto scanned = detail::scan_json(answer);
+  if (!scanned) {
+    Error err = detail::not_json_error(answer);
+    err.http_status = response->status;
+    err.message += " (" + call.method + " " + call.target + ")";
+    return err;
+  }
+  const auto text_of = [&](const detail::ScannedMember& member) {
+    return std::string_view(answer.data() + member.value.begin,
+                            member.value.end - member.value.begin);
+  };
+  const detail::ScannedMember* success = nullptr;
+  const detail::ScannedMember* data = nullptr;
+  const detail::ScannedMember* warning = nullptr;
+  for (const auto& member : scanned->members) {  // the last of repeated keys, as a tree keeps
+    if (member.key == "success") success = &member;
+    if (member.key == "data") data = &member;
+    if (member.key == "warning") warning = &member;
+  }
+  if (success != nullptr && text_of(*success) == "false") return detail::http_error(*response);
+  if (data == nullptr) {
     Error err;
     err.kind = ErrorKind::kParse;
     err.message = "scrape response has no `data`";
-    err.raw_body = detail::dump(*tree).substr(0, 4096);
+    err.raw_body = detail::dump(detail::json::parse(answer)).substr(0, 4096);
     return err;
   }
-  auto doc = detail::decode_tree<Document>((*tree)["data"], "scrape document");
-  if (doc.ok() && !doc->warning && tree->contains("warning") && (*tree)["warning"].is_string()) {
-    doc->warning = (*tree)["warning"].get<std::string>();
+  const std::string_view text = text_of(*data);
+  Result<Document> doc = [&]() -> Result<Document> {
+    try {
+      Document out;
+      detail::decode_document_text(text, out, detail::Path{});
+      return out;
+    } catch (const detail::ParseError& e) {
+      Error err;
+      err.kind = ErrorKind::kParse;
+      err.message = std::string("unexpected scrape document: ") + e.what();
+      return err;
+    }
+  }();
+  if (doc.ok() && !doc->warning && warning != nullptr && text_of(*warning).front() == '"') {
+    doc->warning = detail::unescape_json_string(text_of(*warning));
   }
   return doc;
 }

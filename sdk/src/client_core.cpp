@@ -38,6 +38,7 @@ ClientCore::ClientCore(ClientOptions options) : options_(std::move(options)) {
                                        : options_.api_url;
   while (!base_url_.empty() && base_url_.back() == '/') base_url_.pop_back();
   if (options_.api_key.empty()) options_.api_key = env_or("WEBDATA_API_KEY", "");
+  bearer_ = "Bearer " + options_.api_key;
   if (!options_.transport) options_.transport = make_curl_transport();
   if (!options_.clock) options_.clock = steady_clock();
 }
@@ -77,10 +78,9 @@ Result<HttpResponse> ClientCore::execute(const Call& call, const CallOptions& op
   request.url = call.target.rfind("http://", 0) == 0 || call.target.rfind("https://", 0) == 0
                     ? call.target
                     : base_url_ + call.target;
+  request.headers.reserve(4 + options_.headers.size() + options.headers.size());
   request.headers.emplace_back("Accept", "application/json");
-  if (!options_.api_key.empty()) {
-    request.headers.emplace_back("Authorization", "Bearer " + options_.api_key);
-  }
+  if (!options_.api_key.empty()) request.headers.emplace_back("Authorization", bearer_);
   if (!call.body.empty()) request.headers.emplace_back("Content-Type", "application/json");
   if (options.idempotency_key) {
     request.headers.emplace_back("x-idempotency-key", *options.idempotency_key);
@@ -132,6 +132,25 @@ Result<json> ClientCore::execute_json(const Call& call, const CallOptions& optio
     return http_error(*response);
   }
   return tree;
+}
+
+Result<StatusChunk> ClientCore::execute_status(const Call& call, const CallOptions& options,
+                                               Deadline deadline, const char* what) const {
+  auto response = execute(call, options, deadline);
+  if (!response.ok()) return response.error();
+  auto chunk = StatusChunk::scan(std::move(response->body));
+  if (!chunk.ok()) {
+    Error err = chunk.error();
+    err.http_status = response->status;
+    err.message += " (" + call.method + " " + call.target + ")";
+    return err;
+  }
+  if (chunk->reports_failure()) {
+    response->body = std::move(*chunk).take_body();
+    return http_error(*response);
+  }
+  if (auto err = chunk->decode_head(what)) return *err;
+  return chunk;
 }
 
 Result<std::string> ClientCore::resolve_next(const std::string& next) const {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "codec.hpp"
+#include "status_chunk.hpp"
 #include "webdata/options.hpp"
 #include "webdata/transport.hpp"
 
@@ -46,6 +47,12 @@ class ClientCore {
   /// `execute`, then the body as a JSON tree; a 2xx `success: false` body is an error too.
   Result<json> execute_json(const Call& call, const CallOptions& options, Deadline deadline) const;
 
+  /// `execute` for a job status answer, without a tree of the whole body: the answer kept as
+  /// a `StatusChunk` with its head decoded. The same errors as `execute_json` followed by
+  /// `decode_response<JobStatus>`.
+  Result<StatusChunk> execute_status(const Call& call, const CallOptions& options,
+                                     Deadline deadline, const char* what) const;
+
   /// A `next` address made safe to follow: its path from the version prefix on, appended to the
   /// configured base URL, so credentials never go to another origin.
   Result<std::string> resolve_next(const std::string& next) const;
@@ -55,6 +62,7 @@ class ClientCore {
 
   ClientOptions options_;
   std::string base_url_;
+  std::string bearer_;  ///< The Authorization header's value.
 };
 
 /// Builds the `Error` of a non-2xx answer from its body (`error`, `code`, `details`).

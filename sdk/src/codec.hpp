@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -261,8 +262,20 @@ class Writer {
   json out = json::object();
 };
 
+/// Decodes a document from JSON text that `scan_json` accepted (a whole answer or a slice of
+/// one) without building a tree when the document has the common shape; any other shape
+/// (wrong types, duplicate keys, ...) goes through `decode` on a tree, so the result and the
+/// ParseError are always the tree decoder's.
+void decode_document_text(std::string_view text, Document& out, const Path& p);
+
+/// The value of a JSON string `scan_json` accepted, quotes included.
+std::string unescape_json_string(std::string_view quoted);
+
 /// Parses a response body into a tree; a kParse error for anything that is not JSON.
 Result<json> parse_body(const std::string& body);
+
+/// The kParse error of a body that is not JSON (empty, truncated, garbage).
+Error not_json_error(const std::string& body);
 
 /// Decodes a tree into a model, turning shape errors into kParse errors naming the path.
 template <class T>

@@ -25,12 +25,20 @@ Error timed_out(const std::string& what) {
   return err;
 }
 
-Result<JobStatus> get_status(const detail::ClientCore& core, const std::string& target,
-                             const CallOptions& options, Deadline deadline) {
+constexpr const char* kStatusWhat = "job status";
+
+Result<detail::StatusChunk> get_chunk(const detail::ClientCore& core, const std::string& target,
+                                      const CallOptions& options, Deadline deadline) {
   Call call;
   call.target = target;
-  return detail::decode_response<JobStatus>(core.execute_json(call, options, deadline),
-                                            "job status");
+  return core.execute_status(call, options, deadline, kStatusWhat);
+}
+
+Result<JobStatus> get_status(const detail::ClientCore& core, const std::string& target,
+                             const CallOptions& options, Deadline deadline) {
+  auto chunk = get_chunk(core, target, options, deadline);
+  if (!chunk.ok()) return chunk.error();
+  return std::move(*chunk).take_all();
 }
 
 // Sleeps one polling interval unless the deadline or the token comes first.
@@ -111,7 +119,9 @@ Result<JobStatus> Job::wait(const PollingPolicy& policy, const CallOptions& opti
 
 namespace {
 
-struct PageCursor {
+// Follows `next` one status chunk at a time; `pages()` decodes each chunk whole, `documents()`
+// one document at a time, so that only the chunk's text and one document are held.
+struct ChunkCursor {
   std::shared_ptr<const detail::ClientCore> core;
   PollingPolicy policy;
   CallOptions options;
@@ -122,28 +132,29 @@ struct PageCursor {
   bool idle = false;  ///< Last chunk brought nothing and the job still ran.
   std::optional<Error> pending;
 
-  std::optional<Result<JobStatus>> next() {
+  std::optional<Result<detail::StatusChunk>> next() {
     if (pending) {
       done = true;
       Error err = std::move(*pending);
       pending.reset();
-      return Result<JobStatus>(std::move(err));
+      return Result<detail::StatusChunk>(std::move(err));
     }
     if (done) return std::nullopt;
     if (idle) {
       if (auto stop = pause(*core, policy, deadline, what)) {
         done = true;
-        return Result<JobStatus>(*stop);
+        return Result<detail::StatusChunk>(*stop);
       }
     }
-    auto chunk = get_status(*core, target, options, deadline);
+    auto chunk = get_chunk(*core, target, options, deadline);
     if (!chunk.ok()) {
       done = true;
       return chunk;
     }
-    idle = chunk->data.empty() && !chunk->status.is_terminal();
-    if (chunk->next) {
-      auto resolved = core->resolve_next(*chunk->next);
+    const JobStatus& head = chunk->head();
+    idle = chunk->size() == 0 && !head.status.is_terminal();
+    if (head.next) {
+      auto resolved = core->resolve_next(*head.next);
       if (resolved.ok()) {
         target = std::move(*resolved);
       } else {
@@ -154,50 +165,72 @@ struct PageCursor {
     }
     return chunk;
   }
+
+  /// A document of the last chunk failed to decode: the range ends with that error.
+  void stop() {
+    done = true;
+    pending.reset();
+  }
 };
+
+std::shared_ptr<ChunkCursor> chunk_cursor(const std::shared_ptr<const detail::ClientCore>& core,
+                                          const std::string& resource, const std::string& id,
+                                          const PollingPolicy& policy,
+                                          const CallOptions& options) {
+  auto cursor = std::make_shared<ChunkCursor>();
+  cursor->core = core;
+  cursor->policy = policy;
+  cursor->options = options;
+  cursor->deadline = core->deadline_for(options);
+  if (policy.max_wait) {
+    cursor->deadline = earlier(cursor->deadline, core->clock().now() + *policy.max_wait);
+  }
+  cursor->what = "job " + id;
+  cursor->target = resource + "/" + detail::escape_segment(id);
+  return cursor;
+}
 
 }  // namespace
 
 Stream<JobStatus> Job::pages(const PollingPolicy& policy, const CallOptions& options) const {
-  auto cursor = std::make_shared<PageCursor>();
-  cursor->core = core_;
-  cursor->policy = policy;
-  cursor->options = options;
-  cursor->deadline = core_->deadline_for(options);
-  if (policy.max_wait) {
-    cursor->deadline = earlier(cursor->deadline, core_->clock().now() + *policy.max_wait);
-  }
-  cursor->what = "job " + id();
-  cursor->target = resource_ + "/" + detail::escape_segment(id());
-  return Stream<JobStatus>([cursor] { return cursor->next(); });
+  auto cursor = chunk_cursor(core_, resource_, id(), policy, options);
+  return Stream<JobStatus>([cursor]() -> std::optional<Result<JobStatus>> {
+    auto chunk = cursor->next();
+    if (!chunk) return std::nullopt;
+    if (!chunk->ok()) return Result<JobStatus>(chunk->error());
+    auto page = std::move(**chunk).take_all();
+    if (!page.ok()) cursor->stop();
+    return page;
+  });
 }
 
 Stream<Document> Job::documents(const PollingPolicy& policy, const CallOptions& options) const {
   struct DocumentCursor {
-    Stream<JobStatus> pages;
-    Stream<JobStatus>::iterator it;
-    bool started = false;
-    std::vector<Document> chunk;
+    std::shared_ptr<ChunkCursor> chunks;
+    std::optional<detail::StatusChunk> chunk;
     std::size_t index = 0;
 
     std::optional<Result<Document>> next() {
-      while (index >= chunk.size()) {
-        if (!started) {
-          started = true;
-          it = pages.begin();
-        } else {
-          ++it;
+      for (;;) {
+        if (chunk && index < chunk->size()) {
+          auto doc = chunk->document(index++);
+          if (!doc.ok()) {
+            chunks->stop();
+            chunk.reset();
+          }
+          return doc;
         }
-        if (it == pages.end()) return std::nullopt;
-        if (!it->ok()) return Result<Document>(it->error());
-        chunk = std::move((*it)->data);
+        chunk.reset();  // the finished chunk's text goes before the next one arrives
+        auto next = chunks->next();
+        if (!next) return std::nullopt;
+        if (!next->ok()) return Result<Document>(next->error());
+        chunk = std::move(**next);
         index = 0;
       }
-      return Result<Document>(std::move(chunk[index++]));
     }
   };
-  auto cursor =
-      std::make_shared<DocumentCursor>(DocumentCursor{pages(policy, options), {}, false, {}, 0});
+  auto cursor = std::make_shared<DocumentCursor>();
+  cursor->chunks = chunk_cursor(core_, resource_, id(), policy, options);
   return Stream<Document>([cursor] { return cursor->next(); });
 }
 

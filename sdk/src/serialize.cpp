@@ -1,8 +1,19 @@
 #include "webdata/serialize.hpp"
 
 #include "codec.hpp"
+#include "status_chunk.hpp"
 
 namespace webdata {
+namespace {
+
+Error not_json_text() {
+  Error err;
+  err.kind = ErrorKind::kParse;
+  err.message = "not valid JSON text";
+  return err;
+}
+
+}  // namespace
 
 template <class T>
 Json to_json(const T& value) {
@@ -12,14 +23,18 @@ Json to_json(const T& value) {
 template <class T>
 Result<T> from_json(std::string_view json_text) {
   auto tree = detail::json::parse(json_text.begin(), json_text.end(), nullptr, false);
-  if (tree.is_discarded()) {
-    Error err;
-    err.kind = ErrorKind::kParse;
-    err.message = "not valid JSON text";
-    return err;
-  }
+  if (tree.is_discarded()) return not_json_text();
   return detail::decode_tree<T>(tree, "JSON");
 }
+
+// A status chunk can be 10 MB: decoded without a tree of the whole text (status_chunk.hpp).
+template <>
+Result<JobStatus> from_json<JobStatus>(std::string_view json_text) {
+  auto status = detail::decode_status_text(json_text, "JSON");
+  if (!status) return not_json_text();
+  return std::move(*status);
+}
+template Json to_json<JobStatus>(const JobStatus& value);
 
 #define WEBDATA_SERIALIZE(T)                \
   template Json to_json<T>(const T& value); \
@@ -43,7 +58,6 @@ WEBDATA_SERIALIZE(ImageResult)
 WEBDATA_SERIALIZE(NewsResult)
 WEBDATA_SERIALIZE(SearchResults)
 WEBDATA_SERIALIZE(JobStarted)
-WEBDATA_SERIALIZE(JobStatus)
 WEBDATA_SERIALIZE(JobError)
 WEBDATA_SERIALIZE(JobErrors)
 WEBDATA_SERIALIZE(ActiveCrawl)

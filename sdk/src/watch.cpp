@@ -201,8 +201,9 @@ class WatchCursor {
   Result<JobStatus> get(const std::string& query) {
     detail::Call call;
     call.target = path_ + query;
-    return detail::decode_response<JobStatus>(core_->execute_json(call, options_, deadline_),
-                                              "job status");
+    auto chunk = core_->execute_status(call, options_, deadline_, "job status");
+    if (!chunk.ok()) return chunk.error();
+    return std::move(*chunk).take_all();
   }
 
   // The watcher said done: one small status request for the final state and counters (past the
