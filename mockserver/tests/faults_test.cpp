@@ -11,11 +11,13 @@
 #include "misbehaving_server.hpp"
 #include "mock_fixture.hpp"
 #include "receiver.hpp"
+#include "stub_mapping.hpp"
 
 using webdata::testing::ApiClient;
 using webdata::testing::MisbehavingServer;
 using webdata::testing::RunningMock;
 using json = nlohmann::json;
+using webdata::testing::page_stub;
 using Clock = std::chrono::steady_clock;
 using Receiver = webdata::mock::webhooks::testing::Receiver;
 
@@ -27,12 +29,6 @@ webdata::mock::Config live_config() {
   config.live_fetch = true;
   config.allow_private_targets = true;  // the misbehaving site is on 127.0.0.1
   return config;
-}
-
-json page(const std::string& host, const std::string& path, const std::string& html) {
-  return {{"request", {{"method", "GET"}, {"host", {{"equalTo", host}}}, {"urlPath", path}}},
-          {"response",
-           {{"status", 200}, {"headers", {{"Content-Type", "text/html"}}}, {"body", html}}}};
 }
 
 }  // namespace
@@ -107,7 +103,7 @@ TEST_CASE("a receiver answering 500 is retried and logged; the job is unaffected
   const ApiClient api(mock.url());
   REQUIRE(api.post("/__admin/settings", {{"webhookBackoffMs", 10}, {"webhookMaxAttempts", 3}})
               .status == 200);
-  REQUIRE(api.post("/__admin/mappings", page("faults.test", "/a", "<h1>A</h1>")).status == 201);
+  REQUIRE(api.post("/__admin/mappings", page_stub("faults.test", "/a", "<h1>A</h1>")).status == 201);
   const auto started = api.post("/v2/batch/scrape", {{"urls", {"http://faults.test/a"}},
                                                      {"webhook", receiver.url()}});
   REQUIRE(started.status == 200);
@@ -148,7 +144,7 @@ TEST_CASE("a receiver slower than the webhook timeout is a failed attempt; the j
                                           {"webhookMaxAttempts", 2},
                                           {"webhookTimeoutMs", 300}})
               .status == 200);
-  REQUIRE(api.post("/__admin/mappings", page("faults.test", "/a", "<h1>A</h1>")).status == 201);
+  REQUIRE(api.post("/__admin/mappings", page_stub("faults.test", "/a", "<h1>A</h1>")).status == 201);
   const auto start = Clock::now();
   const auto started = api.post("/v2/batch/scrape", {{"urls", {"http://faults.test/a"}},
                                                      {"webhook", receiver.url()}});

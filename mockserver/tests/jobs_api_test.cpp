@@ -13,19 +13,15 @@
 #include "api_client.hpp"
 #include "mock_fixture.hpp"
 #include "receiver.hpp"
+#include "stub_mapping.hpp"
 
 using webdata::testing::ApiClient;
 using webdata::testing::ApiReply;
 using webdata::testing::RunningMock;
 using json = nlohmann::json;
+using webdata::testing::page_stub;
 
 namespace {
-
-json page(const std::string& host, const std::string& path, const std::string& html,
-          int status = 200, const std::string& type = "text/html") {
-  return {{"request", {{"method", "GET"}, {"host", {{"equalTo", host}}}, {"urlPath", path}}},
-          {"response", {{"status", status}, {"headers", {{"Content-Type", type}}}, {"body", html}}}};
-}
 
 std::string links_to(const std::vector<std::string>& targets, const std::string& title) {
   std::string html = "<html><head><title>" + title + "</title></head><body><main><h1>" + title +
@@ -48,22 +44,22 @@ struct SiteFixture {
 
   SiteFixture() {
     const std::string h = "site.test";
-    add(page(h, "/", links_to({"/docs/", "/docs/a", "/blog/post", "/private/x",
+    add(page_stub(h, "/", links_to({"/docs/", "/docs/a", "/blog/post", "/private/x",
                                "https://other.test/", "/docs/a#section"},
                               "Home")));
-    add(page(h, "/docs/", links_to({"/docs/a", "/"}, "Docs")));
-    add(page(h, "/docs/a", links_to({"/docs/b"}, "A")));
-    add(page(h, "/docs/b", links_to({"/docs/c"}, "B")));
-    add(page(h, "/docs/c", links_to({"/docs/missing"}, "C")));
-    add(page(h, "/docs/missing", links_to({}, "Missing"), 404));
-    add(page(h, "/docs/hidden", links_to({}, "Hidden")));
-    add(page(h, "/blog/post", links_to({}, "Post")));
-    add(page(h, "/private/x", links_to({}, "Private")));
-    add(page(h, "/robots.txt", "User-agent: *\nDisallow: /private/\n", 200, "text/plain"));
-    add(page(h, "/sitemap.xml",
+    add(page_stub(h, "/docs/", links_to({"/docs/a", "/"}, "Docs")));
+    add(page_stub(h, "/docs/a", links_to({"/docs/b"}, "A")));
+    add(page_stub(h, "/docs/b", links_to({"/docs/c"}, "B")));
+    add(page_stub(h, "/docs/c", links_to({"/docs/missing"}, "C")));
+    add(page_stub(h, "/docs/missing", links_to({}, "Missing"), 404));
+    add(page_stub(h, "/docs/hidden", links_to({}, "Hidden")));
+    add(page_stub(h, "/blog/post", links_to({}, "Post")));
+    add(page_stub(h, "/private/x", links_to({}, "Private")));
+    add(page_stub(h, "/robots.txt", "User-agent: *\nDisallow: /private/\n", 200, "text/plain"));
+    add(page_stub(h, "/sitemap.xml",
              "<urlset><url><loc>http://site.test/docs/hidden</loc></url></urlset>", 200,
              "application/xml"));
-    add(page("other.test", "/", links_to({}, "Other")));
+    add(page_stub("other.test", "/", links_to({}, "Other")));
   }
   void add(const json& mapping) { REQUIRE(api.post("/__admin/mappings", mapping).status == 201); }
 
@@ -171,7 +167,7 @@ TEST_CASE_METHOD(SiteFixture, "crawl scope options decide which pages are found"
           Urls{"http://site.test/", "http://site.test/blog/post"});
   }
   SECTION("query strings: distinct pages unless ignoreQueryParameters") {
-    add(page("site.test", "/", links_to({"/docs/a?utm=1", "/docs/a?utm=2"}, "Home")));
+    add(page_stub("site.test", "/", links_to({"/docs/a?utm=1", "/docs/a?utm=2"}, "Home")));
     CHECK(crawl({{"url", "http://site.test/"}, {"sitemap", "skip"}, {"maxDiscoveryDepth", 1}}) ==
           Urls{"http://site.test/", "http://site.test/docs/a?utm=1", "http://site.test/docs/a?utm=2"});
     CHECK(crawl({{"url", "http://site.test/"}, {"sitemap", "skip"}, {"maxDiscoveryDepth", 1},
@@ -200,7 +196,7 @@ TEST_CASE_METHOD(SiteFixture, "crawl scope options decide which pages are found"
 
 TEST_CASE_METHOD(SiteFixture, "robots-blocked pages and failed pages go to the errors endpoint",
                  "[jobs][crawl][errors]") {
-  add(page("site.test", "/", links_to({"/private/x", "/docs/c"}, "Home")));
+  add(page_stub("site.test", "/", links_to({"/private/x", "/docs/c"}, "Home")));
   add({{"request", {{"method", "GET"}, {"host", {{"equalTo", "site.test"}}}, {"urlPath", "/docs/c"}}},
        {"response", {{"fault", "CONNECTION_RESET_BY_PEER"}}}});
   const auto started = api.post("/v2/crawl", {{"url", "http://site.test/"}, {"sitemap", "skip"}});
@@ -413,7 +409,7 @@ TEST_CASE("jobs and documents survive a restart with a state directory",
   {
     RunningMock mock(config);
     const ApiClient api(mock.url());
-    REQUIRE(api.post("/__admin/mappings", page("keep.test", "/", links_to({}, "Kept"))).status ==
+    REQUIRE(api.post("/__admin/mappings", page_stub("keep.test", "/", links_to({}, "Kept"))).status ==
             201);
     done_id = api.post("/v2/batch/scrape", {{"urls", {"http://keep.test/"}}}).body["id"];
     REQUIRE(mock.server().jobs().wait_idle(std::chrono::seconds(20)));

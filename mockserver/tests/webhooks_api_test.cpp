@@ -6,19 +6,12 @@
 #include "mock_fixture.hpp"
 #include "receiver.hpp"
 #include "webhooks/dispatcher.hpp"
+#include "stub_mapping.hpp"
 
 using webdata::testing::ApiClient;
 using webdata::testing::RunningMock;
 using json = nlohmann::json;
-
-namespace {
-
-json page(const std::string& host, const std::string& path, const std::string& html) {
-  return {{"request", {{"method", "GET"}, {"host", {{"equalTo", host}}}, {"urlPath", path}}},
-          {"response", {{"status", 200}, {"headers", {{"Content-Type", "text/html"}}}, {"body", html}}}};
-}
-
-}  // namespace
+using webdata::testing::page_stub;
 
 TEST_CASE("a batch scrape's events arrive signed, in order, with metadata echoed",
           "[webhooks][jobs]") {
@@ -28,8 +21,8 @@ TEST_CASE("a batch scrape's events arrive signed, in order, with metadata echoed
   config.teams[0].webhook_secret = "hook-secret";
   RunningMock mock(config);
   const ApiClient api(mock.url());
-  REQUIRE(api.post("/__admin/mappings", page("hooks.test", "/a", "<h1>A</h1>")).status == 201);
-  REQUIRE(api.post("/__admin/mappings", page("hooks.test", "/b", "<h1>B</h1>")).status == 201);
+  REQUIRE(api.post("/__admin/mappings", page_stub("hooks.test", "/a", "<h1>A</h1>")).status == 201);
+  REQUIRE(api.post("/__admin/mappings", page_stub("hooks.test", "/b", "<h1>B</h1>")).status == 201);
   webdata::mock::webhooks::testing::Receiver receiver;
 
   const auto started = api.post(
@@ -96,7 +89,7 @@ TEST_CASE("a webhook receiver that is down never fails the job", "[webhooks][job
   const ApiClient api(mock.url());
   REQUIRE(api.post("/__admin/settings", {{"webhookBackoffMs", 10}, {"webhookMaxAttempts", 2}})
               .status == 200);
-  REQUIRE(api.post("/__admin/mappings", page("hooks.test", "/a", "<h1>A</h1>")).status == 201);
+  REQUIRE(api.post("/__admin/mappings", page_stub("hooks.test", "/a", "<h1>A</h1>")).status == 201);
   const std::string dead = "http://127.0.0.1:" +
                            std::to_string(webdata::mock::webhooks::testing::Receiver::closed_port()) +
                            "/hook";

@@ -166,7 +166,9 @@ bool json_equivalent(const json& expected, const json& actual, bool ignore_array
 // ---------------------------------------------------------------------------------------------
 // JSONPath
 
-namespace {
+// Named, not anonymous: JsonPath::Impl (external linkage) holds these types, which GCC refuses
+// for anonymous-namespace types once the file is compiled inside a unity source.
+namespace jsonpath_detail {
 
 struct Filter;
 
@@ -581,27 +583,28 @@ bool filter_holds(const Filter& filter, const json& node) {
   return false;
 }
 
-}  // namespace
+}  // namespace jsonpath_detail
 
 struct JsonPath::Impl {
-  std::vector<Step> steps;
+  std::vector<jsonpath_detail::Step> steps;
 };
 
 JsonPath::JsonPath(const std::string& expression) : impl_(std::make_unique<Impl>()) {
-  impl_->steps = PathParser(expression).parse_root();
+  impl_->steps = jsonpath_detail::PathParser(expression).parse_root();
 }
 
 JsonPath::~JsonPath() = default;
 
 std::vector<const json*> JsonPath::select(const json& document) const {
   std::vector<const json*> out;
-  select_steps(impl_->steps, 0, document, out);
+  jsonpath_detail::select_steps(impl_->steps, 0, document, out);
   return out;
 }
 
 bool JsonPath::definite() const {
-  return std::all_of(impl_->steps.begin(), impl_->steps.end(), [](const Step& s) {
-    return !s.recursive && (s.kind == Step::Kind::name || s.kind == Step::Kind::index);
+  return std::all_of(impl_->steps.begin(), impl_->steps.end(), [](const jsonpath_detail::Step& s) {
+    using Kind = jsonpath_detail::Step::Kind;
+    return !s.recursive && (s.kind == Kind::name || s.kind == Kind::index);
   });
 }
 

@@ -103,7 +103,7 @@ std::string iso_date(long days) {
   const long d = doy - (153 * mp + 2) / 5 + 1;
   const long m = mp < 10 ? mp + 3 : mp - 9;
   if (m <= 2) ++y;
-  char buf[16];
+  char buf[64];  // room for any long, so that no output can be cut
   std::snprintf(buf, sizeof buf, "%04ld-%02ld-%02ld", y, m, d);
   return buf;
 }

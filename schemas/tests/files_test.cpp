@@ -8,13 +8,14 @@
 
 #include <webdata/contract/schemas.hpp>
 
+#include "source_dir.hpp"
+
 using nlohmann::json;
 using webdata::contract::SchemaSet;
 namespace fs = std::filesystem;
+using webdata::contract::testing::kSource;
 
 namespace {
-
-const fs::path kSource = WEBDATA_SCHEMAS_SOURCE_DIR;
 
 json read_json(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);

@@ -9,13 +9,14 @@
 
 #include <webdata/contract/schemas.hpp>
 
+#include "source_dir.hpp"
+
 using nlohmann::json;
 using webdata::contract::SchemaSet;
 namespace fs = std::filesystem;
+using webdata::contract::testing::kSource;
 
 namespace {
-
-const fs::path kSource = WEBDATA_SCHEMAS_SOURCE_DIR;
 
 // A scratch copy of the schema tree that a test may break.
 struct ScratchTree {

@@ -19,7 +19,7 @@ using webdata::testing::json_response;
 
 namespace {
 
-constexpr const char* kBase = "http://api.test:3002";
+constexpr const char* kChunkApi = "http://api.test:3002";
 
 // Braces, brackets, quotes and escapes inside strings, nested values, unicode escapes and raw
 // UTF-8: what a scanner that counts brackets without reading strings would get wrong.
@@ -52,11 +52,11 @@ std::string error_of(const std::string& text) {
   return status.error().message;
 }
 
-struct Fixture {
+struct ChunkFixture {
   std::shared_ptr<FakeTransport> transport = std::make_shared<FakeTransport>();
   webdata::Client client() const {
     webdata::ClientOptions o;
-    o.api_url = kBase;
+    o.api_url = kChunkApi;
     o.api_key = "test-key";
     o.transport = transport;
     o.clock = std::make_shared<FakeClock>();
@@ -215,7 +215,7 @@ TEST_CASE("a chunk of the wrong shape is a parse error naming where", "[chunk]")
 }
 
 TEST_CASE("a truncated status answer is a clean parse error", "[chunk][client]") {
-  Fixture f;
+  ChunkFixture f;
   const std::string cut = kChunk.substr(0, kChunk.size() / 2);
   f.transport->push(json_response(200, cut));
   auto status = f.client().crawl_job("c1").status();
@@ -234,7 +234,7 @@ TEST_CASE("a truncated status answer is a clean parse error", "[chunk][client]")
 }
 
 TEST_CASE("a 2xx status answer saying success false is an HTTP error", "[chunk][client]") {
-  Fixture f;
+  ChunkFixture f;
   f.transport->push(json_response(200, R"({"success": false, "error": "Job expired"})"));
   auto status = f.client().crawl_job("c1").status();
   REQUIRE_FALSE(status.ok());
@@ -244,7 +244,7 @@ TEST_CASE("a 2xx status answer saying success false is an HTTP error", "[chunk][
 
 TEST_CASE("documents() ends with the error of a document that does not decode",
           "[chunk][client]") {
-  Fixture f;
+  ChunkFixture f;
   f.transport->push(json_response(
       200,
       R"({"status": "completed", "total": 5, "completed": 5, "data": [{"markdown": "a"}, {"markdown": 2}, {"markdown": "c"}], "next": "http://api.test:3002/v2/crawl/c1?skip=3"})"));
@@ -264,7 +264,7 @@ TEST_CASE("documents() ends with the error of a document that does not decode",
 
 TEST_CASE("pages() gives each chunk whole, unknown keys kept, and stops at a bad one",
           "[chunk][client]") {
-  Fixture f;
+  ChunkFixture f;
   f.transport->push(json_response(
       200,
       R"({"status": "scraping", "total": 4, "completed": 2, "shard": 7, "data": [{"markdown": "a"}, {"markdown": "b"}], "next": "http://api.test:3002/v2/crawl/c1?skip=2"})"));

@@ -16,12 +16,7 @@ namespace dom = webdata::mock::content::dom;
 
 namespace {
 
-std::string repeat(const std::string& s, std::size_t n) {
-  std::string out;
-  out.reserve(s.size() * n);
-  for (std::size_t i = 0; i < n; ++i) out += s;
-  return out;
-}
+using content_test::repeat;
 
 // Every structural promise of dom::Tree, checked node by node: ids are pre-order positions,
 // subtrees are contiguous, children are exactly the next-sibling chain from id + 1, and every

@@ -12,12 +12,7 @@ using webdata::mock::content::Options;
 
 namespace {
 
-std::string repeat(const std::string& s, std::size_t n) {
-  std::string out;
-  out.reserve(s.size() * n);
-  for (std::size_t i = 0; i < n; ++i) out += s;
-  return out;
-}
+using content_test::repeat;
 
 bool valid_utf8(const std::string& s) {
   try {

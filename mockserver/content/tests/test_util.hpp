@@ -29,6 +29,14 @@ inline std::string md(const std::string& html) {
   return parse(html).markdown(o);
 }
 
+// `s` written `n` times.
+inline std::string repeat(const std::string& s, std::size_t n) {
+  std::string out;
+  out.reserve(s.size() * n);
+  for (std::size_t i = 0; i < n; ++i) out += s;
+  return out;
+}
+
 inline webdata::mock::content::Options full_page() {
   webdata::mock::content::Options o;
   o.only_main_content = false;
