@@ -10,7 +10,7 @@ build="${WEBDATA_TSAN_BUILD_DIR:-$root/build-tsan}"
 load_seconds="${1:-15}"
 jobs="${WEBDATA_TSAN_BUILD_JOBS:-2}"
 
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_UNITY_BUILD=ON \
   -DWEBDATA_SANITIZE=thread -DWEBDATA_BUILD_TESTS=ON -DWEBDATA_BUILD_EXAMPLES=OFF >/dev/null
 cmake --build "$build" -j "$jobs" --target \
   webdata_mock_tests webdata_mock_reliability_tests webdata_mock_webhooks_tests \

@@ -10,7 +10,8 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${WEBDATA_BUILD_DIR:-$root/build}"
 # The test command builds apart from the demo: everything under AddressSanitizer and
-# UndefinedBehaviorSanitizer (docs/reliability.md), -O1 so that the build stays quick.
+# UndefinedBehaviorSanitizer (docs/reliability.md), -Og and unity sources so that a clean build
+# stays quick on two cores (docs/adr/0004-unity-builds.md).
 test_build="${WEBDATA_TEST_BUILD_DIR:-$root/build-test}"
 jobs="$(nproc 2>/dev/null || echo 2)"
 pidfile="$build/webdata-mock.pid"
@@ -23,7 +24,7 @@ configure_and_build() {
   [ "${CI:-}" = "true" ] && werror=ON
   step "configure ($build)"
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DWEBDATA_WERROR="$werror" "$@" >/dev/null
+    -DCMAKE_UNITY_BUILD=ON -DWEBDATA_WERROR="$werror" "$@" >/dev/null
   step "build ($jobs jobs)"
   cmake --build "$build" -j "$jobs"
 }
@@ -75,7 +76,7 @@ cmd_test() {
   bash "$root/scripts/setup-wiremock.sh"
   build="$test_build"
   configure_and_build -DWEBDATA_BUILD_TESTS=ON -DWEBDATA_SANITIZE=address,undefined \
-    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-Og -g1 -DNDEBUG"
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}"
   export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
   step "tests"
