@@ -136,40 +136,129 @@ Formats parse_formats(const json& formats) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// CachedPage
+
+namespace {
+
+/// The memo key of a set of content options: every field, separated by bytes no selector has.
+std::string options_key(const content::Options& options) {
+  std::string key;
+  key += options.only_main_content ? 'M' : 'm';
+  key += options.remove_base64_images ? 'B' : 'b';
+  key += options.block_ads ? 'A' : 'a';
+  for (const auto& tag : options.include_tags) key += std::string("\x1f" "i") + tag;
+  for (const auto& tag : options.exclude_tags) key += std::string("\x1f" "e") + tag;
+  return key;
+}
+
+}  // namespace
+
+CachedPage::CachedPage(web::FetchResult fetched, std::chrono::system_clock::time_point stored_at,
+                       std::string proxy_used)
+    : fetched_(std::move(fetched)), stored_at_(stored_at), proxy_used_(std::move(proxy_used)) {}
+
+content::Document CachedPage::document(const std::string& page_url) const {
+  std::call_once(parsed_, [&] {
+    content::Page page;
+    page.url = fetched_.url.empty() ? page_url : fetched_.url;
+    page.content_type = fetched_.content_type;
+    page.status_code = fetched_.status;
+    page.body = fetched_.body;
+    document_ = content::Document::parse(page);
+  });
+  return *document_;
+}
+
+std::string CachedPage::memoized(std::map<std::string, std::string> Derived::*table,
+                                 const content::Options& options,
+                                 const std::function<std::string()>& render) const {
+  const std::string key = options_key(options);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto& memo = derived_.*table;
+    if (auto it = memo.find(key); it != memo.end()) return it->second;
+  }
+  // Rendered outside the lock: two first hits may both render; the answers are the same.
+  std::string rendered = render();
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto& memo = derived_.*table;
+  if (memo.size() < kMemoVariants) memo.emplace(key, rendered);
+  return rendered;
+}
+
+std::string CachedPage::markdown(const std::string& page_url,
+                                 const content::Options& options) const {
+  return memoized(&Derived::markdown, options,
+                  [&] { return document(page_url).markdown(options); });
+}
+
+std::string CachedPage::html(const std::string& page_url, const content::Options& options) const {
+  return memoized(&Derived::html, options, [&] { return document(page_url).html(options); });
+}
+
+std::vector<std::string> CachedPage::links(const std::string& page_url) const {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (derived_.links) return *derived_.links;
+  }
+  std::vector<std::string> links = document(page_url).links();
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!derived_.links) derived_.links = links;
+  return links;
+}
+
+json CachedPage::metadata(const std::string& page_url) const {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (derived_.metadata) return *derived_.metadata;
+  }
+  json metadata = document(page_url).metadata();
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!derived_.metadata) derived_.metadata = metadata;
+  return metadata;
+}
+
+// ---------------------------------------------------------------------------------------------
 // PageCache
 
 PageCache::PageCache(std::size_t max_entries, std::size_t max_bytes)
     : max_entries_(max_entries), max_bytes_(max_bytes) {}
 
-std::optional<PageCache::Entry> PageCache::find(const std::string& key,
-                                                std::chrono::system_clock::time_point now,
-                                                std::chrono::milliseconds max_age) {
+std::shared_ptr<const CachedPage> PageCache::find(const std::string& key,
+                                                  std::chrono::system_clock::time_point now,
+                                                  std::chrono::milliseconds max_age) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = slots_.find(key);
-  if (it == slots_.end()) return std::nullopt;
-  if (now - it->second.entry.stored_at > max_age) return std::nullopt;
+  if (it == slots_.end()) return nullptr;
+  if (now - it->second.page->stored_at() > max_age) return nullptr;
   lru_.splice(lru_.begin(), lru_, it->second.position);
-  return it->second.entry;
+  return it->second.page;
 }
 
-void PageCache::store(const std::string& key, Entry entry) {
+std::shared_ptr<const CachedPage> PageCache::store(const std::string& key,
+                                                   web::FetchResult fetched,
+                                                   std::chrono::system_clock::time_point stored_at,
+                                                   std::string proxy_used) {
+  auto page = std::make_shared<const CachedPage>(std::move(fetched), stored_at,
+                                                 std::move(proxy_used));
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = slots_.find(key);
   if (it != slots_.end()) {
-    bytes_ -= it->second.entry.fetched.body.size();
+    bytes_ -= it->second.page->budget_bytes();
     lru_.erase(it->second.position);
     slots_.erase(it);
   }
-  bytes_ += entry.fetched.body.size();
+  bytes_ += page->budget_bytes();
   lru_.push_front(key);
-  slots_.emplace(key, Slot{std::move(entry), lru_.begin()});
+  slots_.emplace(key, Slot{page, lru_.begin()});
   evict_locked();
+  return page;
 }
 
 void PageCache::evict_locked() {
   while (!lru_.empty() && (slots_.size() > max_entries_ || bytes_ > max_bytes_)) {
     auto it = slots_.find(lru_.back());
-    bytes_ -= it->second.entry.fetched.body.size();
+    bytes_ -= it->second.page->budget_bytes();
     slots_.erase(it);
     lru_.pop_back();
   }
@@ -280,7 +369,7 @@ Outcome Scraper::scrape_pdf(const json& options, const std::string& version,
   if (proxy_used == "enhanced" && !hit) out.credits = std::max<std::int64_t>(out.credits, 5);
   if (formats.has("rawHtml")) data["rawHtml"] = formats::detail::base64(fetched.body);
   if (!hit && store && fetched.status >= 200 && fetched.status < 300) {
-    cache_.store(key, PageCache::Entry{fetched, now, proxy_used});
+    cache_.store(key, fetched, now, proxy_used);
   }
   metadata["sourceURL"] = url;
   metadata["url"] = fetched.url;
@@ -334,7 +423,9 @@ Outcome Scraper::scrape(const json& options, const std::string& version, const T
                           (requested_proxy == "enhanced" ? "enhanced" : "basic");
 
   const auto now = clock_.now();
-  std::optional<PageCache::Entry> cached;
+  // The cached page of a hit, or the one this scrape stores: either way the parse and the
+  // renderings are made once and kept with it.
+  std::shared_ptr<const CachedPage> cached;
   if (max_age.count() > 0 && !sensitive && !zero_retention) cached = cache_.find(key, now, max_age);
 
   web::FetchResult fetched;
@@ -342,9 +433,9 @@ Outcome Scraper::scrape(const json& options, const std::string& version, const T
   bool hit = false;
   std::chrono::system_clock::time_point cached_at;
   if (cached) {
-    fetched = std::move(cached->fetched);
-    proxy_used = cached->proxy_used;
-    cached_at = cached->stored_at;
+    fetched = cached->fetched();
+    proxy_used = cached->proxy_used();
+    cached_at = cached->stored_at();
     hit = true;
   } else {
     proxy_used = requested_proxy == "enhanced" ? "enhanced" : "basic";
@@ -390,7 +481,7 @@ Outcome Scraper::scrape(const json& options, const std::string& version, const T
   }
 
   if (!hit && store && fetched.status >= 200 && fetched.status < 300) {
-    cache_.store(key, PageCache::Entry{fetched, now, proxy_used});
+    cached = cache_.store(key, fetched, now, proxy_used);
   }
 
   content::Page page = page_of(std::move(fetched), parsed->str());
@@ -429,20 +520,27 @@ Outcome Scraper::scrape(const json& options, const std::string& version, const T
     page = std::move(ran.final_page);
     actions_result = std::move(ran.result);
   }
-  const content::Document document = content::Document::parse(page);
+  // Actions never run on a cached page (they make a request sensitive), so `cached` is the page
+  // the formats are made from whenever it is set.
+  const content::Document document =
+      cached ? cached->document(page.url) : content::Document::parse(page);
 
   json data = json::object();
   if (!actions_result.is_null()) data["actions"] = std::move(actions_result);
   try {
-    if (formats.has("markdown")) data["markdown"] = document.markdown(extract);
-    if (formats.has("html")) data["html"] = document.html(extract);
+    if (formats.has("markdown")) {
+      data["markdown"] = cached ? cached->markdown(page.url, extract) : document.markdown(extract);
+    }
+    if (formats.has("html")) {
+      data["html"] = cached ? cached->html(page.url, extract) : document.html(extract);
+    }
   } catch (const content::SelectorError& e) {
     out.failure = bad_request(std::string("Invalid CSS selector in includeTags/excludeTags: ") +
                               e.what());
     return out;
   }
   if (formats.has("rawHtml")) data["rawHtml"] = document.raw_html();
-  out.links = document.links();
+  out.links = cached ? cached->links(page.url) : document.links();
   if (formats.has("links")) data["links"] = out.links;
   if (version == "v2" && formats.has("images")) data["images"] = document.images();
 
@@ -520,7 +618,7 @@ Outcome Scraper::scrape(const json& options, const std::string& version, const T
     data["changeTracking"] = tracker_.track(input);
   }
 
-  json metadata = document.metadata();
+  json metadata = cached ? cached->metadata(page.url) : document.metadata();
   if (!metadata.is_object()) metadata = json::object();
   metadata["sourceURL"] = url;
   metadata["url"] = page.url;

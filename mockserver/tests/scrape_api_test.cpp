@@ -197,6 +197,51 @@ TEST_CASE_METHOD(ScrapeFixture, "the cache: v2 hits within maxAge, v1 does not c
   }
 }
 
+TEST_CASE_METHOD(ScrapeFixture,
+                 "a cache hit answers what a miss answers, per content options and formats",
+                 "[scrape][cache]") {
+  // The cached page keeps its parsed tree and renderings: a hit must still honour the options of
+  // its own request, never hand back what an earlier request with other options rendered.
+  const json formats = {"markdown", "html", "links"};
+  auto scrape = [&](json extra) {
+    json request = {{"url", "http://shop.test/desk"}, {"formats", formats}};
+    request.update(extra);
+    auto r = api.post("/v2/scrape", request);
+    REQUIRE(r.status == 200);
+    return r.body["data"];
+  };
+  const json miss = scrape(json::object());
+  REQUIRE(miss["metadata"]["cacheState"] == "miss");
+  const json hit = scrape(json::object());
+  REQUIRE(hit["metadata"]["cacheState"] == "hit");
+  CHECK(hit["markdown"] == miss["markdown"]);
+  CHECK(hit["html"] == miss["html"]);
+  CHECK(hit["links"] == miss["links"]);
+  CHECK(hit["metadata"]["title"] == miss["metadata"]["title"]);
+  CHECK(hit["metadata"]["scrapeId"] != miss["metadata"]["scrapeId"]);
+
+  // Other content options on the same cached page: other renderings, each stable on repeat.
+  for (int round = 0; round < 2; ++round) {
+    const json full = scrape({{"onlyMainContent", false}});
+    CHECK(full["metadata"]["cacheState"] == "hit");
+    CHECK(full["markdown"].get<std::string>().find("Home") != std::string::npos);
+    CHECK(full["html"].get<std::string>().find("<nav") != std::string::npos);
+    const json list = scrape({{"includeTags", {"ul"}}});
+    CHECK(list["markdown"].get<std::string>().find("Two drawers") != std::string::npos);
+    CHECK(list["markdown"].get<std::string>().find("Walnut Desk") == std::string::npos);
+    const json no_list = scrape({{"excludeTags", {"ul"}}});
+    CHECK(no_list["markdown"].get<std::string>().find("Two drawers") == std::string::npos);
+    CHECK(no_list["markdown"].get<std::string>().find("Walnut Desk") != std::string::npos);
+  }
+  // More option sets than the page keeps renderings for: still each request's own answer.
+  for (const char* tag : {"h1", "p", "img", "li", "main"}) {
+    const json one = scrape({{"includeTags", {tag}}, {"onlyMainContent", false}});
+    CHECK(one["metadata"]["cacheState"] == "hit");
+    CHECK_FALSE(one["markdown"].get<std::string>().empty());
+  }
+  CHECK(scrape(json::object())["markdown"] == miss["markdown"]);
+}
+
 TEST_CASE_METHOD(ScrapeFixture, "credits are billed per page", "[scrape][credits]") {
   const auto before = balance();
   REQUIRE(api.post("/v2/scrape", {{"url", "http://shop.test/desk"}, {"maxAge", 0}}).status == 200);
