@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "app/util.hpp"
+#include "http/message.hpp"
 #include "jobs/crawl_rules.hpp"
 #include "jobs/persistence.hpp"
 #include "web/url.hpp"
@@ -41,6 +42,8 @@ struct JobEngine::Runtime {
   bool ignore_query = false;
   bool similar = true;
   bool follow_links = true;
+  bool prefaulted = false;  ///< Guarded by job->mutex: chunk buffers made ready once per job.
+  std::size_t chunk_bytes = 0;  ///< The chunk limit when the job started (for prefault only).
   int max_discovery_depth = -1;
   std::int64_t limit = 10000;
   std::int64_t queued = 0;  ///< Pages queued so far (the job's `total`).
@@ -135,6 +138,7 @@ std::shared_ptr<Job> JobEngine::start_crawl(const Team& team, const std::string&
   runtime->pending.push_back(seed);
 
   std::lock_guard<std::mutex> lock(mutex_);
+  runtime->chunk_bytes = settings_.chunk_bytes;
   jobs_[job->id] = job;
   {
     std::lock_guard<std::mutex> job_lock(job->mutex);
@@ -172,6 +176,7 @@ std::shared_ptr<Job> JobEngine::start_batch(const Team& team, const std::string&
   job->options = std::move(options);
 
   std::lock_guard<std::mutex> lock(mutex_);
+  runtime->chunk_bytes = settings_.chunk_bytes;
   jobs_[job->id] = job;
   {
     std::lock_guard<std::mutex> job_lock(job->mutex);
@@ -190,12 +195,16 @@ std::shared_ptr<Job> JobEngine::start_batch(const Team& team, const std::string&
 // ---------------------------------------------------------------------------------------------
 // Scheduling
 
+bool JobEngine::runnable_locked(const Runtime& r, SteadyClock::time_point now) {
+  if (r.pending.empty() || r.in_flight >= r.max_concurrency || now < r.next_start) return false;
+  return team_in_flight_[r.team->id] < r.team->concurrency;
+}
+
 bool JobEngine::pick_locked(std::shared_ptr<Runtime>& runtime, Task& task) {
   const auto now = SteadyClock::now();
   for (auto it = running_.begin(); it != running_.end(); ++it) {
     Runtime& r = **it;
-    if (r.pending.empty() || r.in_flight >= r.max_concurrency || now < r.next_start) continue;
-    if (team_in_flight_[r.team->id] >= r.team->concurrency) continue;
+    if (!runnable_locked(r, now)) continue;
     task = std::move(r.pending.front());
     r.pending.pop_front();
     ++r.in_flight;
@@ -228,6 +237,15 @@ void JobEngine::worker_loop() {
       }
       continue;
     }
+    // Wake-ups are chained: a worker that took a page wakes one more only if another page can
+    // start now, and that one does the same. Waking every idle worker after each page (as
+    // before) made the idle half of the pool wake and sleep again thousands of times a second,
+    // which cost a crawl more CPU than its pages did on a 2-core machine (bench/analysis.md).
+    const auto now = SteadyClock::now();
+    if (std::any_of(running_.begin(), running_.end(),
+                    [&](const std::shared_ptr<Runtime>& r) { return runnable_locked(*r, now); })) {
+      wake_.notify_one();
+    }
     lock.unlock();
     try {
       run_task(*runtime, task);
@@ -244,7 +262,8 @@ void JobEngine::worker_loop() {
     if (runtime->in_flight == 0 && (runtime->pending.empty() || runtime->failure)) {
       finish_locked(*runtime);
     }
-    wake_.notify_all();
+    // No wake-up here: this worker picks the next page itself at the top of the loop, and wakes
+    // another one from there if more can start.
   }
 }
 
@@ -434,6 +453,7 @@ void JobEngine::scrape_page(Runtime& runtime, const Task& task) {
     fail_job(runtime, "Insufficient credits: the team cannot pay for " + task.url);
     return;
   }
+  bool prefault = false;
   {
     std::lock_guard<std::mutex> job_lock(job.mutex);
     if (job.terminal_locked()) return;  // cancelled while this page was in flight
@@ -443,11 +463,16 @@ void JobEngine::scrape_page(Runtime& runtime, const Task& task) {
       persistence_->add_document(job.id, job.documents.size(), serialized);
     }
     job.add_document_locked(std::move(serialized));
+    prefault = !runtime.prefaulted && job.offsets.back() >= runtime.chunk_bytes / 2;
+    if (prefault) runtime.prefaulted = true;
     ++job.completed;
     job.credits_used += outcome.credits;
     emit(job, "page", true, json::array({outcome.document}), std::nullopt);
   }
   persist(job);
+  // A job this large will be read in full chunks: have resident buffers ready for them, so that
+  // the first chunks are not slowed by page faults (http::LargeBuffers).
+  if (prefault) http::LargeBuffers::prefault(runtime.chunk_bytes + (64u << 10), 2);
 
   if (job.kind != JobKind::crawl || !runtime.follow_links) return;
   std::lock_guard<std::mutex> lock(mutex_);
@@ -551,9 +576,10 @@ std::string JobEngine::status_body(const Job& job, std::size_t skip, std::size_t
   const std::string head_text = head.dump(-1, ' ', false, json::error_handler_t::replace);
   // One allocation of the exact size: growing a 10 MB chunk by doubling costs several copies
   // and page faults, which made each chunk take hundreds of milliseconds (bench/run.sh crawl).
-  std::string body;
-  body.reserve(head_text.size() + 16 + (chunk.end - chunk.begin) +
-               static_cast<std::size_t>(job.offsets[chunk.end] - job.offsets[chunk.begin]));
+  // Large bodies come from recycled, already resident buffers (http::LargeBuffers).
+  std::string body = http::LargeBuffers::take(
+      head_text.size() + 16 + (chunk.end - chunk.begin) +
+      static_cast<std::size_t>(job.offsets[chunk.end] - job.offsets[chunk.begin]));
   body.append(head_text, 0, head_text.size() - 1);  // without the closing brace
   body += ",\"data\":[";
   for (std::size_t i = chunk.begin; i < chunk.end; ++i) {

@@ -110,6 +110,7 @@ class JobEngine {
   struct Runtime;
 
   void worker_loop();
+  bool runnable_locked(const Runtime& runtime, std::chrono::steady_clock::time_point now);
   bool pick_locked(std::shared_ptr<Runtime>& runtime, Task& task);
   void run_task(Runtime& runtime, const Task& task);
   void seed_crawl(Runtime& runtime);
