@@ -263,6 +263,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void on_write(bool keep, beast::error_code ec, std::size_t /*bytes*/) {
+    LargeBuffers::recycle(std::move(res_.body()));  // written: its pages serve the next big body
     if (ec || !keep) return close();
     read_header();
   }

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "http/message.hpp"
 #include "mock_fixture.hpp"
 #include "raw_http.hpp"
 #include "webdata/transport.hpp"
@@ -121,4 +122,58 @@ TEST_CASE("stop finishes promptly with idle keep-alive connections open", "[http
   const auto start = std::chrono::steady_clock::now();
   mock.reset();
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(3));
+}
+
+TEST_CASE("large response bodies are built in recycled, resident buffers", "[http][buffers]") {
+  using webdata::mock::http::LargeBuffers;
+  constexpr std::size_t kMiB = std::size_t{1} << 20;
+  LargeBuffers::clear();
+
+  // Small bodies never touch the pool.
+  std::string small = LargeBuffers::take(1000);
+  CHECK(small.empty());
+  CHECK(small.capacity() >= 1000);
+  LargeBuffers::recycle(std::move(small));
+  CHECK(LargeBuffers::pooled() == 0);
+
+  // A written large body comes back and serves the next one of about its size.
+  std::string body = LargeBuffers::take(10 * kMiB + 123);
+  CHECK(body.capacity() >= 10 * kMiB + 123);
+  body.assign(10 * kMiB, 'x');
+  const char* pages = body.data();
+  LargeBuffers::recycle(std::move(body));
+  CHECK(LargeBuffers::pooled() == 1);
+  std::string again = LargeBuffers::take(10 * kMiB + 4567);  // a few bytes more: same buffer
+  CHECK(again.data() == pages);
+  CHECK(again.empty());
+  CHECK(LargeBuffers::pooled() == 0);
+
+  // A request larger than every pooled buffer gets a new one and leaves the pool alone.
+  LargeBuffers::recycle(std::move(again));
+  std::string bigger = LargeBuffers::take(20 * kMiB);
+  CHECK(bigger.capacity() >= 20 * kMiB);
+  CHECK(LargeBuffers::pooled() == 1);
+
+  // Bounded: at most kMaxBuffers kept, the larger ones win; oversized ones are freed.
+  std::vector<std::string> many;
+  for (int i = 0; i < 6; ++i) many.push_back(LargeBuffers::take(2 * kMiB));
+  for (auto& b : many) LargeBuffers::recycle(std::move(b));
+  LargeBuffers::recycle(std::move(bigger));
+  CHECK(LargeBuffers::pooled() == LargeBuffers::kMaxBuffers);
+  std::string huge;
+  huge.reserve(LargeBuffers::kMaxCapacity + kMiB);
+  LargeBuffers::recycle(std::move(huge));
+  CHECK(LargeBuffers::pooled() == LargeBuffers::kMaxBuffers);
+  CHECK(LargeBuffers::take(20 * kMiB).capacity() >= 20 * kMiB);
+  CHECK(LargeBuffers::take(10 * kMiB).capacity() >= 10 * kMiB);
+
+  // prefault() tops the pool up to the count asked for, no further.
+  LargeBuffers::clear();
+  LargeBuffers::prefault(10 * kMiB, 2);
+  CHECK(LargeBuffers::pooled() == 2);
+  LargeBuffers::prefault(10 * kMiB, 2);
+  CHECK(LargeBuffers::pooled() == 2);
+  CHECK(LargeBuffers::take(10 * kMiB + 64 * 1024).capacity() >= 10 * kMiB);
+  CHECK(LargeBuffers::pooled() == 1);
+  LargeBuffers::clear();
 }
