@@ -75,7 +75,7 @@ build_targets() {
   local generator=()
   [ -f "$build/CMakeCache.txt" ] || generator=(-G Ninja)
   # Options another checkout may not know yet are harmless (CMake only warns).
-  cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+  cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=ON \
     -DWEBDATA_BUILD_BENCH=ON -DWEBDATA_BUILD_TESTS=OFF -DWEBDATA_BUILD_EXAMPLES=OFF \
     -DWEBDATA_BUILD_CLI=OFF -DWEBDATA_BUILD_CONFORMANCE=OFF -DWEBDATA_BUILD_DOCS=OFF \
     -Wno-dev >/dev/null
