@@ -58,9 +58,13 @@ void MockServer::api(const std::string& method, const std::string& pattern,
 
 http::Response MockServer::run_api(const http::Request& request, const http::PathParams& params,
                                    const std::string& schema, const ApiHandler& handler) {
-  // Malformed JSON is reported before authentication (wire-decisions section 1).
+  // Malformed JSON is reported before authentication (wire-decisions section 1). A body seen and
+  // accepted before (same schema, same bytes) is neither parsed nor validated again.
   json body;
-  if (!schema.empty()) {
+  const auto accepted = schema.empty() ? nullptr : accepted_body(schema, request.body);
+  if (accepted) {
+    body = *accepted;
+  } else if (!schema.empty()) {
     const std::string& text = request.body;
     const bool blank = text.find_first_not_of(" \t\r\n") == std::string::npos;
     body = blank ? json::object() : json::parse(text, nullptr, false);
@@ -73,7 +77,10 @@ http::Response MockServer::run_api(const http::Request& request, const http::Pat
 
   const std::string version = request.path.rfind("/v1/", 0) == 0 ? "v1" : "v2";
   if (!schema.empty()) {
-    if (auto refused = validate_request(schema, body)) return *refused;
+    if (!accepted) {
+      if (auto refused = validate_request(schema, body)) return *refused;
+      remember_accepted(schema, request.body, body);
+    }
     if (auto refused = check_idempotency(request, *auth.team)) return *refused;
   }
   ApiCall call{request, params, *auth.team, std::move(body), version};

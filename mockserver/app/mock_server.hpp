@@ -83,6 +83,15 @@ class MockServer {
   /// answer (400 with field-level details) when it is refused.
   std::optional<http::Response> validate_request(const std::string& schema,
                                                  nlohmann::json& body) const;
+  /// Accepted request bodies by schema and exact text, with their defaults applied: validation
+  /// is a pure function of the two, and it was the largest part of a cached scrape after the
+  /// content work was cached (bench/analysis.md). Bounded; see validation.cpp.
+  std::shared_ptr<const nlohmann::json> accepted_body(const std::string& schema,
+                                                      const std::string& text) const;
+  void remember_accepted(const std::string& schema, const std::string& text,
+                         const nlohmann::json& body) const;
+  mutable std::mutex accepted_mutex_;
+  mutable std::map<std::string, std::shared_ptr<const nlohmann::json>> accepted_;
   /// 409 when the team already used this x-idempotency-key, 400 when it is not a UUID.
   std::optional<http::Response> check_idempotency(const http::Request& request,
                                                   const Team& team);

@@ -18,6 +18,11 @@ constexpr std::size_t kMaxUrlsPerRequest = 10000;
 /// parsing is iterative, but a 100,000-level body would overflow a thread's stack later.
 constexpr std::size_t kMaxDepth = 256;
 
+/// The memo of accepted bodies: bodies up to 8 KiB, 256 of them at most (emptied when full:
+/// clients repeat a handful of bodies, and the worst case stays a few MB).
+constexpr std::size_t kMaxRememberedBodyBytes = 8192;
+constexpr std::size_t kMaxRememberedBodies = 256;
+
 /// Nesting depth of a value (a scalar is 0), without recursion; stops counting past `limit`.
 std::size_t depth_of(const nlohmann::json& root, std::size_t limit) {
   std::vector<std::pair<const nlohmann::json*, std::size_t>> stack{{&root, 0}};
@@ -75,6 +80,25 @@ nlohmann::json limit_issues(const nlohmann::json& body) {
 }
 
 }  // namespace
+
+std::shared_ptr<const nlohmann::json> MockServer::accepted_body(const std::string& schema,
+                                                                const std::string& text) const {
+  if (text.size() > kMaxRememberedBodyBytes) return nullptr;
+  const std::string key = schema + '\n' + text;
+  std::lock_guard<std::mutex> lock(accepted_mutex_);
+  const auto it = accepted_.find(key);
+  return it == accepted_.end() ? nullptr : it->second;
+}
+
+void MockServer::remember_accepted(const std::string& schema, const std::string& text,
+                                   const nlohmann::json& body) const {
+  if (text.size() > kMaxRememberedBodyBytes) return;
+  auto entry = std::make_shared<const nlohmann::json>(body);
+  std::map<std::string, std::shared_ptr<const nlohmann::json>> dropped;  // freed unlocked
+  std::lock_guard<std::mutex> lock(accepted_mutex_);
+  if (accepted_.size() >= kMaxRememberedBodies) dropped.swap(accepted_);
+  accepted_.emplace(schema + '\n' + text, std::move(entry));
+}
 
 std::optional<http::Response> MockServer::validate_request(const std::string& schema,
                                                            nlohmann::json& body) const {

@@ -5,10 +5,12 @@
 
 #include "api_client.hpp"
 #include "mock_fixture.hpp"
+#include "stub_mapping.hpp"
 
 using webdata::testing::ApiClient;
 using webdata::testing::RunningMock;
 using json = nlohmann::json;
+using webdata::testing::page_stub;
 
 namespace {
 
@@ -99,6 +101,43 @@ TEST_CASE("schema violations answer 400 with field-level details", "[api][valida
                                            {"origin", "sdk"}, {"integration", "tests"}});
     CHECK(r.status != 400);
   }
+}
+
+TEST_CASE("a body accepted before is not validated again, and still authenticated",
+          "[api][validation]") {
+  RunningMock mock;
+  const ApiClient api(mock.url());
+  // Validation (and its defaults) is remembered per schema and exact body; everything else of the
+  // request is checked as on the first time.
+  const std::string text = R"({"url": "http://nowhere.invalid/", "formats": ["markdown"]})";
+  for (int i = 0; i < 3; ++i) {
+    const auto r = api.post_text("/v2/scrape", text);
+    CHECK(r.status == 500);  // past validation: the fetch fails (DNS)
+    CHECK(r.body["code"] == "SCRAPE_DNS_RESOLUTION_ERROR");
+  }
+  const ApiClient anonymous(mock.url(), "");
+  CHECK(anonymous.post_text("/v2/scrape", text, {{"Authorization", "Bearer nope"}}).status == 401);
+  // The same text against another schema is validated against that one.
+  const auto as_crawl = api.post_text("/v2/crawl", text);
+  CHECK(as_crawl.status == 400);
+  CHECK(as_crawl.body["code"] == "BAD_REQUEST");
+  // A refused body is refused every time, with its details.
+  const std::string bad = R"({"url": "http://nowhere.invalid/", "formats": ["nope"]})";
+  for (int i = 0; i < 2; ++i) {
+    const auto r = api.post_text("/v2/scrape", bad);
+    CHECK(r.status == 400);
+    CHECK(r.body["details"].is_array());
+  }
+  // Defaults are applied on a remembered body too: v1's maxAge 0 means never a cache hit.
+  REQUIRE(api.post("/__admin/mappings", page_stub("memo.test", "/p", "<p>x</p>")).status == 201);
+  const std::string v1 = R"({"url": "http://memo.test/p"})";
+  for (int i = 0; i < 2; ++i) {
+    const auto r = api.post_text("/v1/scrape", v1);
+    REQUIRE(r.status == 200);
+    CHECK(r.body["data"]["metadata"]["cacheState"] == "miss");
+  }
+  CHECK(api.post_text("/v2/scrape", v1).status == 200);
+  CHECK(api.post_text("/v2/scrape", v1).body["data"]["metadata"]["cacheState"] == "hit");
 }
 
 TEST_CASE("idempotency keys are UUIDs used once per team", "[api][idempotency]") {
