@@ -365,7 +365,8 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
 
   if (!keys.empty()) {
     std::vector<TeamConfig> teams;
-    for (const auto& [key, team_id] : keys) {
+    for (const auto& [key, id] : keys) {
+      const std::string& team_id = id;  // C++17 lambdas cannot capture a structured binding
       auto it = std::find_if(teams.begin(), teams.end(),
                              [&](const TeamConfig& t) { return t.id == team_id; });
       if (it == teams.end()) {
