@@ -18,23 +18,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
-constexpr const char* kBase = "http://api.test:3002";
-
-struct Fixture {
-  std::shared_ptr<FakeTransport> transport = std::make_shared<FakeTransport>();
-  std::shared_ptr<FakeClock> clock = std::make_shared<FakeClock>();
-
-  webdata::ClientOptions options() const {
-    webdata::ClientOptions o;
-    o.api_url = kBase;
-    o.api_key = "test-key";
-    o.transport = transport;
-    o.clock = clock;
-    o.retry.jitter = 0;  // exact backoff values
-    return o;
-  }
-  webdata::Client client() const { return webdata::Client(options()); }
-};
+using Fixture = webdata::testing::FakeClientFixture;
+constexpr const char* kBase = webdata::testing::kFakeApi;
 
 std::string query_param(const std::string& url, const std::string& name) {
   const auto q = url.find('?');

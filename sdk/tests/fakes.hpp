@@ -5,11 +5,13 @@
 #include <chrono>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "webdata/client.hpp"
 #include "webdata/options.hpp"
 #include "webdata/transport.hpp"
 
@@ -106,6 +108,26 @@ class FakeClock : public Clock {
   mutable std::mutex mutex_;
   mutable TimePoint now_ = TimePoint(std::chrono::hours(1000));
   mutable std::vector<std::chrono::milliseconds> sleeps_;
+};
+
+/// The API URL of clients on the fake transport.
+inline constexpr const char* kFakeApi = "http://api.test:3002";
+
+/// A client on a FakeTransport and a FakeClock; retries without jitter (exact backoff values).
+struct FakeClientFixture {
+  std::shared_ptr<FakeTransport> transport = std::make_shared<FakeTransport>();
+  std::shared_ptr<FakeClock> clock = std::make_shared<FakeClock>();
+
+  ClientOptions options() const {
+    ClientOptions o;
+    o.api_url = kFakeApi;
+    o.api_key = "test-key";
+    o.transport = transport;
+    o.clock = clock;
+    o.retry.jitter = 0;
+    return o;
+  }
+  Client client() const { return Client(options()); }
 };
 
 }  // namespace webdata::testing

@@ -13,13 +13,11 @@
 
 using nlohmann::json;
 using webdata::detail::scan_json;
-using webdata::testing::FakeClock;
+using webdata::testing::FakeClientFixture;
 using webdata::testing::FakeTransport;
 using webdata::testing::json_response;
 
 namespace {
-
-constexpr const char* kChunkApi = "http://api.test:3002";
 
 // Braces, brackets, quotes and escapes inside strings, nested values, unicode escapes and raw
 // UTF-8: what a scanner that counts brackets without reading strings would get wrong.
@@ -52,17 +50,6 @@ std::string error_of(const std::string& text) {
   return status.error().message;
 }
 
-struct ChunkFixture {
-  std::shared_ptr<FakeTransport> transport = std::make_shared<FakeTransport>();
-  webdata::Client client() const {
-    webdata::ClientOptions o;
-    o.api_url = kChunkApi;
-    o.api_key = "test-key";
-    o.transport = transport;
-    o.clock = std::make_shared<FakeClock>();
-    return webdata::Client(o);
-  }
-};
 
 }  // namespace
 
@@ -215,7 +202,7 @@ TEST_CASE("a chunk of the wrong shape is a parse error naming where", "[chunk]")
 }
 
 TEST_CASE("a truncated status answer is a clean parse error", "[chunk][client]") {
-  ChunkFixture f;
+  FakeClientFixture f;
   const std::string cut = kChunk.substr(0, kChunk.size() / 2);
   f.transport->push(json_response(200, cut));
   auto status = f.client().crawl_job("c1").status();
@@ -234,7 +221,7 @@ TEST_CASE("a truncated status answer is a clean parse error", "[chunk][client]")
 }
 
 TEST_CASE("a 2xx status answer saying success false is an HTTP error", "[chunk][client]") {
-  ChunkFixture f;
+  FakeClientFixture f;
   f.transport->push(json_response(200, R"({"success": false, "error": "Job expired"})"));
   auto status = f.client().crawl_job("c1").status();
   REQUIRE_FALSE(status.ok());
@@ -244,7 +231,7 @@ TEST_CASE("a 2xx status answer saying success false is an HTTP error", "[chunk][
 
 TEST_CASE("documents() ends with the error of a document that does not decode",
           "[chunk][client]") {
-  ChunkFixture f;
+  FakeClientFixture f;
   f.transport->push(json_response(
       200,
       R"({"status": "completed", "total": 5, "completed": 5, "data": [{"markdown": "a"}, {"markdown": 2}, {"markdown": "c"}], "next": "http://api.test:3002/v2/crawl/c1?skip=3"})"));
@@ -264,7 +251,7 @@ TEST_CASE("documents() ends with the error of a document that does not decode",
 
 TEST_CASE("pages() gives each chunk whole, unknown keys kept, and stops at a bad one",
           "[chunk][client]") {
-  ChunkFixture f;
+  FakeClientFixture f;
   f.transport->push(json_response(
       200,
       R"({"status": "scraping", "total": 4, "completed": 2, "shard": 7, "data": [{"markdown": "a"}, {"markdown": "b"}], "next": "http://api.test:3002/v2/crawl/c1?skip=2"})"));
