@@ -27,7 +27,8 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/sdk/include/webdata
 # each other as "app/...", "http/...", so the tree is kept), and the executable as an imported
 # target for consumers' tests (add_test(COMMAND webdata::webdata-mock ...)).
 if(TARGET webdata_mock)
-  set(_webdata_mock_parts webdata_mock webdata_mock_content webdata_mock_formats webdata_mock_web
+  set(_webdata_mock_parts webdata_mock webdata_mock_core webdata_mock_http webdata_mock_content
+      webdata_mock_web webdata_mock_formats webdata_mock_scrape webdata_mock_jobs webdata_mock_search
       webdata_mock_webhooks)
   target_include_directories(webdata_mock INTERFACE
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/webdata-mock>)
@@ -37,10 +38,9 @@ if(TARGET webdata_mock)
   set_property(SOURCE ${PROJECT_SOURCE_DIR}/mockserver/app/config.cpp
     DIRECTORY ${PROJECT_SOURCE_DIR}/mockserver APPEND PROPERTY COMPILE_DEFINITIONS
     WEBDATA_INSTALL_FIXTURES="${CMAKE_INSTALL_FULL_DATADIR}/webdata/fixtures")
-  set_target_properties(webdata_mock_content PROPERTIES EXPORT_NAME mock_content)
-  set_target_properties(webdata_mock_formats PROPERTIES EXPORT_NAME mock_formats)
-  set_target_properties(webdata_mock_web PROPERTIES EXPORT_NAME mock_web)
-  set_target_properties(webdata_mock_webhooks PROPERTIES EXPORT_NAME mock_webhooks)
+  foreach(_part core http content web formats scrape jobs search webhooks)
+    set_target_properties(webdata_mock_${_part} PROPERTIES EXPORT_NAME mock_${_part})
+  endforeach()
   install(TARGETS ${_webdata_mock_parts} webdata-mock EXPORT webdata-mock-targets
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}

@@ -1,7 +1,8 @@
 #include <algorithm>
 
 #include "app/mock_server.hpp"
-#include "app/util.hpp"
+#include "core/ids.hpp"
+#include "core/time.hpp"
 
 // The admin surface under /__admin/ (wire-decisions section 9): WireMock-compatible journal,
 // mappings and scenarios, plus the mock's own clock, settings and reset.
@@ -22,7 +23,7 @@ bool targets_virtual_web(const json& mapping) {
   if (request.contains("host")) return true;
   if (request.contains("headers") && request.at("headers").is_object()) {
     for (const auto& [name, _] : request.at("headers").items()) {
-      if (http::iequals(name, "host")) return true;
+      if (iequals(name, "host")) return true;
     }
   }
   return false;

@@ -8,19 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/teams.hpp"
 #include "http/server.hpp"
 
 namespace webdata::mock {
-
-/// A team: the unit that owns jobs, credits and a webhook secret. API keys map to teams.
-struct TeamConfig {
-  std::string id;
-  std::vector<std::string> keys;
-  std::int64_t credits = 1000000;
-  std::string webhook_secret = "test-secret";
-  bool zero_data_retention = false;  ///< Whether the team may use `zeroDataRetention`.
-  int concurrency = 8;                ///< Pages scraped at once across the team's jobs.
-};
 
 /// Everything the mock can be told at start-up, by flags or a JSON config file.
 struct Config {

@@ -1,9 +1,10 @@
 #include <charconv>
 
 #include "app/mock_server.hpp"
-#include "app/util.hpp"
+#include "core/ids.hpp"
+#include "core/time.hpp"
 #include "jobs/crawl_rules.hpp"
-#include "web/url.hpp"
+#include "core/url.hpp"
 
 // Crawl and batch scrape endpoints, v1 and v2 (specification 4.4-4.8, wire-decisions 3).
 
@@ -15,7 +16,7 @@ using jobs::JobKind;
 
 namespace {
 
-bool is_scrapable_url(const std::string& text) { return web::parse_url(text).has_value(); }
+bool is_scrapable_url(const std::string& text) { return parse_http_url(text).has_value(); }
 
 /// Parses a non-negative integer query parameter; nullopt when absent, error text when bad.
 std::optional<std::string> read_count(const http::Request& request, const char* name,

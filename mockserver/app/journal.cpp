@@ -1,14 +1,15 @@
 #include "app/journal.hpp"
 
-#include "app/util.hpp"
+#include "core/ids.hpp"
+#include "core/time.hpp"
 
 namespace webdata::mock {
 
 namespace {
 
 bool is_credential_header(const std::string& name) {
-  return http::iequals(name, "authorization") || http::iequals(name, "x-api-key") ||
-         http::iequals(name, "proxy-authorization") || http::iequals(name, "cookie");
+  return iequals(name, "authorization") || iequals(name, "x-api-key") ||
+         iequals(name, "proxy-authorization") || iequals(name, "cookie");
 }
 
 }  // namespace
@@ -20,7 +21,7 @@ void Journal::record(const http::Request& request, int status, bool matched_stub
   std::string host;
   for (const auto& [name, value] : request.headers) {
     headers[name] = is_credential_header(name) ? std::string("<masked>") : value;
-    if (http::iequals(name, "host")) host = value;
+    if (iequals(name, "host")) host = value;
   }
   const auto ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(when.time_since_epoch()).count();

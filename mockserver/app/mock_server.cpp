@@ -1,6 +1,7 @@
 #include "app/mock_server.hpp"
 
-#include "app/util.hpp"
+#include "core/ids.hpp"
+#include "core/time.hpp"
 #include "app/version.hpp"
 
 #include <algorithm>
@@ -113,9 +114,7 @@ void MockServer::add_routes() {
   });
   add_scrape_routes();
   add_job_routes();
-#ifdef WEBDATA_HAS_SEARCH
   add_search_routes();
-#endif
 }
 
 std::optional<http::Response> MockServer::check_webhook(const nlohmann::json& body) const {
@@ -156,19 +155,7 @@ std::optional<http::Response> MockServer::match_api_stub(const http::Request& re
   response.status = matched->status;
   response.headers = matched->headers;
   response.body = std::move(matched->body);
-  switch (matched->fault) {
-    case web::Fault::none: break;
-    case web::Fault::connection_reset_by_peer:
-      response.fault = http::Fault::connection_reset_by_peer;
-      break;
-    case web::Fault::empty_response: response.fault = http::Fault::empty_response; break;
-    case web::Fault::malformed_response_chunk:
-      response.fault = http::Fault::malformed_response_chunk;
-      break;
-    case web::Fault::random_data_then_close:
-      response.fault = http::Fault::random_data_then_close;
-      break;
-  }
+  response.fault = matched->fault;
   return response;
 }
 

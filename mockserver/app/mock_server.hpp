@@ -12,10 +12,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/clock.hpp"
+#include "core/clock.hpp"
 #include "app/config.hpp"
 #include "app/journal.hpp"
-#include "app/teams.hpp"
+#include "core/teams.hpp"
 #include "http/router.hpp"
 #include "http/server.hpp"
 #include "jobs/job_engine.hpp"

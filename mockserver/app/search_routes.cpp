@@ -6,10 +6,11 @@
 #include <set>
 
 #include "app/mock_server.hpp"
-#include "app/util.hpp"
+#include "core/ids.hpp"
+#include "core/time.hpp"
 #include "search/service.hpp"
 #include "search/text.hpp"
-#include "web/url.hpp"
+#include "core/url.hpp"
 
 // POST /v1|v2/search (specification 4.3, wire-decisions 5), POST /v2/agent and
 // GET /v2/agent/{id} (specification 4.9, wire-decisions 6). The index lives in a
@@ -147,7 +148,7 @@ void MockServer::add_search_routes() {
             if (!ignore_invalid) return true;
             auto it = validity.find(url);
             if (it != validity.end()) return it->second;
-            bool ok = web::parse_url(url).has_value();
+            bool ok = parse_http_url(url).has_value();
             if (ok) {
               json probe = {{"url", url}, {"formats", json::array()}, {"timeout", 10000}};
               const auto outcome = scraper_->scrape(probe, call.version, call.team);
@@ -266,7 +267,7 @@ void MockServer::add_search_routes() {
     if (call.body.contains("maxCredits"))
       request.max_credits = call.body.at("maxCredits").get<std::int64_t>();
     for (const auto& url : request.urls) {
-      if (!web::parse_url(url)) {
+      if (!parse_http_url(url)) {
         return http::Response::error(
             400,
             "Bad Request: invalid URL '" + url + "': the agent reads absolute http or https URLs",

@@ -66,7 +66,7 @@ Names names_of(const Node& n) {
       while (j < value.size() && !dom::is_html_space(value[j])) ++j;
       if (j > i) {
         std::string_view raw = value.substr(i, j - i);
-        out.tokens.push_back(dom::ascii_lower(raw));
+        out.tokens.push_back(to_lower(raw));
         std::string word;
         for (std::size_t k = 0; k < raw.size(); ++k) {
           char c = raw[k];
@@ -90,7 +90,7 @@ Names names_of(const Node& n) {
 
 bool role_is(const Node& n, std::initializer_list<std::string_view> roles) {
   const std::string* role = n.attr("role");
-  return role != nullptr && in_list(dom::ascii_lower(dom::trim_html_space(*role)), roles);
+  return role != nullptr && in_list(to_lower(dom::trim_html_space(*role)), roles);
 }
 
 bool has_ancestor_where(const Node& n, bool (*pred)(const Node&)) {
@@ -119,11 +119,9 @@ constexpr std::array<std::string_view, 33> kAdHosts = {
     "googletagservices.com"};
 
 bool is_ad_host_url(const Parsed& parsed, std::string_view reference) {
-  auto u = url::resolve(parsed.base, reference);
+  auto u = resolve_url(parsed.base, reference);
   if (!u || !u->is_http()) return false;
-  std::string host = u->authority;
-  if (auto at = host.rfind('@'); at != std::string::npos) host = host.substr(at + 1);
-  if (auto colon = host.find(':'); colon != std::string::npos) host.resize(colon);
+  const std::string& host = u->host;
   for (auto h : kAdHosts) {
     if (host == h || (host.size() > h.size() && host.compare(host.size() - h.size(), h.size(), h) == 0 &&
                       host[host.size() - h.size() - 1] == '.')) {
@@ -174,7 +172,7 @@ bool is_cookie_banner(const Node& n, const Names& names) {
   }
   if (role_is(n, {"dialog", "alertdialog"}) || n.is("dialog")) {
     const std::string* label = n.attr("aria-label");
-    std::string l = label != nullptr ? dom::ascii_lower(*label) : std::string();
+    std::string l = label != nullptr ? to_lower(*label) : std::string();
     if (l.find("cookie") != std::string::npos || l.find("consent") != std::string::npos) return true;
   }
   return false;
@@ -199,7 +197,7 @@ bool is_skip_link(const Node& n) {
   if (!n.is("a")) return false;
   const std::string* href = n.attr("href");
   if (href == nullptr || dom::trim_html_space(*href).substr(0, 1) != "#") return false;
-  std::string text = dom::ascii_lower(dom::collapsed_text(n));
+  std::string text = to_lower(dom::collapsed_text(n));
   return text.compare(0, 4, "skip") == 0 || text.compare(0, 7, "jump to") == 0;
 }
 
@@ -510,13 +508,13 @@ View make_view(const Parsed& parsed, const Options& options) {
 
 bool is_data_image(std::string_view u) {
   u = dom::trim_html_space(u);
-  return u.size() >= 11 && dom::ascii_iequals(u.substr(0, 11), "data:image/");
+  return u.size() >= 11 && iequals(u.substr(0, 11), "data:image/");
 }
 
 std::string absolute_url(const Parsed& parsed, std::string_view reference) {
   std::string_view trimmed = dom::trim_html_space(reference);
-  if (auto u = url::parse(trimmed); u && !u->is_http()) return std::string(trimmed);
-  return url::resolve_string(parsed.base, trimmed);
+  if (auto u = parse_url(trimmed); u && !u->is_http()) return std::string(trimmed);
+  return resolve_url_string(parsed.base, trimmed);
 }
 
 std::vector<std::string> srcset_urls(std::string_view srcset) {

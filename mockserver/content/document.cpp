@@ -23,11 +23,11 @@ using dom::Node;
 
 std::string mime_of(std::string_view content_type) {
   std::size_t semi = content_type.find(';');
-  return dom::ascii_lower(dom::trim_html_space(content_type.substr(0, semi)));
+  return to_lower(dom::trim_html_space(content_type.substr(0, semi)));
 }
 
 std::string charset_of(std::string_view content_type) {
-  std::string lower = dom::ascii_lower(content_type);
+  std::string lower = to_lower(content_type);
   std::size_t p = lower.find("charset=");
   if (p == std::string::npos) return "";
   std::size_t start = p + 8;
@@ -52,7 +52,7 @@ Document::Kind sniff(std::string_view body) {
   std::string_view t = dom::trim_html_space(s);
   if (t.empty()) return Document::Kind::kHtml;
   if (t.front() == '<') {
-    std::string lower = dom::ascii_lower(t);
+    std::string lower = to_lower(t);
     if (has_prefix(lower, "<?xml") && lower.find("<html") == std::string::npos) {
       return Document::Kind::kXml;
     }
@@ -84,24 +84,6 @@ constexpr std::uint16_t kCp1252High[32] = {
     0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
     0x2039, 0x0152, 0x008D, 0x017D, 0x008F, 0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
     0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178};
-
-void append_utf8(std::string& out, std::uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
 
 std::string decode_cp1252(std::string_view in) {
   std::string out;
@@ -146,7 +128,7 @@ std::string_view decode_body(std::string_view body, std::string_view content_typ
   if (has_prefix(body, "\xFE\xFF")) return storage = decode_utf16(body.substr(2), false);
   std::string charset = charset_of(content_type);
   if (charset.empty() && html) {
-    std::string head = dom::ascii_lower(body.substr(0, 2048));
+    std::string head = to_lower(body.substr(0, 2048));
     std::size_t meta = head.find("<meta");
     while (meta != std::string::npos && charset.empty()) {
       std::size_t end = head.find('>', meta);
@@ -161,11 +143,11 @@ std::string_view decode_body(std::string_view body, std::string_view content_typ
   return body;
 }
 
-std::optional<url::Url> base_url_of(const dom::Tree& tree, const std::optional<url::Url>& page) {
+std::optional<Url> base_url_of(const dom::Tree& tree, const std::optional<Url>& page) {
   for (const Node& n : tree.nodes) {
     if (n.is("base")) {
       if (const std::string* href = n.attr("href")) {
-        if (auto u = url::resolve(page, *href)) return u;
+        if (auto u = resolve_url(page, *href)) return u;
       }
       break;  // only the first <base> counts, as in browsers
     }
@@ -183,7 +165,7 @@ std::string first_title(const dom::Tree& tree) {
 bool rel_has(const Node& n, std::string_view token) {
   const std::string* rel = n.attr("rel");
   if (rel == nullptr) return false;
-  std::string lower = dom::ascii_lower(*rel);
+  std::string lower = to_lower(*rel);
   std::string_view rest = lower;
   while (!rest.empty()) {
     std::size_t i = 0;
@@ -278,8 +260,8 @@ std::vector<std::string> urls_in_text(std::string_view text) {
       candidate.remove_suffix(1);
     }
     pos = p + std::max<std::size_t>(end, 4);
-    auto u = url::parse(candidate);
-    if (!u || !u->is_http() || u->authority.empty()) continue;
+    auto u = parse_url(candidate);
+    if (!u || !u->is_http() || u->host.empty()) continue;
     std::string s = u->without_fragment();
     if (seen.insert(s).second) out.push_back(std::move(s));
   }
@@ -348,7 +330,7 @@ Document Document::parse(const Page& page) {
   impl->content_type = page.content_type;
   impl->page_url = page.url;
   impl->kind = kind_of(page.content_type, page.body);
-  std::optional<url::Url> page_url = url::parse(page.url);
+  std::optional<Url> page_url = parse_url(page.url);
   std::string transcoded;
   if (impl->kind == Kind::kHtml) {
     impl->parsed.tree = dom::parse_html(decode_body(impl->raw, page.content_type, true, transcoded));
@@ -427,8 +409,8 @@ std::vector<std::string> Document::links() const {
     if (!(n.is("a") || n.is("area"))) continue;
     const std::string* href = n.attr("href");
     if (href == nullptr) continue;
-    auto u = url::resolve(impl_->parsed.base, *href);
-    if (!u || !u->is_http() || u->authority.empty()) continue;
+    auto u = resolve_url(impl_->parsed.base, *href);
+    if (!u || !u->is_http() || u->host.empty()) continue;
     std::string s = u->without_fragment();
     if (seen.insert(s).second) out.push_back(std::move(s));
   }
@@ -440,8 +422,8 @@ std::vector<std::string> Document::images() const {
   std::unordered_set<std::string> seen;
   auto add = [&](std::string_view reference) {
     if (dom::trim_html_space(reference).empty() || is_data_image(reference)) return;
-    auto u = url::resolve(impl_->parsed.base, reference);
-    if (!u || !u->is_http() || u->authority.empty()) return;
+    auto u = resolve_url(impl_->parsed.base, reference);
+    if (!u || !u->is_http() || u->host.empty()) return;
     std::string s = u->str();
     if (seen.insert(s).second) out.push_back(std::move(s));
   };
@@ -452,7 +434,7 @@ std::vector<std::string> Document::images() const {
   for (const Node& n : impl_->parsed.tree.nodes) {
     if (!n.is_element() || n.ns != dom::Namespace::kHtml) continue;
     if (n.is("img") || (n.is("input") && n.attr("type") != nullptr &&
-                        dom::ascii_iequals(*n.attr("type"), "image"))) {
+                        iequals(*n.attr("type"), "image"))) {
       for (const char* attr : {"src", "data-src"}) {
         if (const std::string* v = n.attr(attr)) add(*v);
       }
@@ -471,7 +453,7 @@ std::vector<std::string> Document::images() const {
       const std::string* key = meta_key(n);
       const std::string* content = n.attr("content");
       if (key != nullptr && content != nullptr) {
-        std::string k = dom::ascii_lower(dom::trim_html_space(*key));
+        std::string k = to_lower(dom::trim_html_space(*key));
         if (k == "og:image" || k == "og:image:url" || k == "og:image:secure_url" ||
             k == "twitter:image" || k == "twitter:image:src") {
           add(*content);
@@ -510,7 +492,7 @@ nlohmann::json Document::metadata() const {
     std::string key(dom::trim_html_space(*key_attr));
     std::string content(dom::trim_html_space(*content_attr));
     if (content.empty()) continue;
-    std::string lower = dom::ascii_lower(key);
+    std::string lower = to_lower(key);
     for (const auto& named : kNamedKeys) {
       if (lower == named.meta && !m.contains(named.key)) m[named.key] = content;
     }

@@ -126,7 +126,7 @@ std::string element_name(const GumboElement& el) {
   std::string_view raw(piece.data, piece.length);
   std::size_t end = 0;
   while (end < raw.size() && !is_html_space(raw[end]) && raw[end] != '/' && raw[end] != '>') ++end;
-  std::string name = ascii_lower(raw.substr(0, end));
+  std::string name = to_lower(raw.substr(0, end));
   return name.empty() ? std::string("unknown") : name;
 }
 
@@ -224,7 +224,7 @@ Tree convert(const GumboNode* root) {
         const std::size_t first = tree.attribute_slots.size();
         for (unsigned i = 0; i < attributes.length; ++i) {
           const auto* a = static_cast<const GumboAttribute*>(attributes.data[i]);
-          tree.attribute_slots.push_back({ascii_lower(a->name), a->value});
+          tree.attribute_slots.push_back({to_lower(a->name), a->value});
         }
         self->attributes = Span<Attribute>(tree.attribute_slots.data() + first, attributes.length);
         break;
@@ -286,7 +286,7 @@ Tree convert(const GumboNode* root) {
 
 bool ieq_prefix(std::string_view s, std::size_t pos, std::string_view lower_word) {
   if (pos + lower_word.size() > s.size()) return false;
-  return ascii_iequals(s.substr(pos, lower_word.size()), lower_word);
+  return iequals(s.substr(pos, lower_word.size()), lower_word);
 }
 
 bool is_ascii_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
@@ -356,7 +356,7 @@ std::optional<std::string> limit_nesting(std::string_view s, std::size_t max_dep
     } else if (next == '/' && i + 2 < s.size() && is_ascii_alpha(s[i + 2])) {
       std::size_t n = i + 2;
       while (n < s.size() && !is_html_space(s[n]) && s[n] != '/' && s[n] != '>') ++n;
-      std::string name = ascii_lower(s.substr(i + 2, n - i - 2));
+      std::string name = to_lower(s.substr(i + 2, n - i - 2));
       std::size_t end = tag_end(s, n);
       // The matching open element, if it is near the top (an end tag closes what it skips).
       std::size_t limit = stack.size() > 256 ? stack.size() - 256 : 0;
@@ -371,7 +371,7 @@ std::optional<std::string> limit_nesting(std::string_view s, std::size_t max_dep
     } else if (is_ascii_alpha(next)) {
       std::size_t n = i + 1;
       while (n < s.size() && !is_html_space(s[n]) && s[n] != '/' && s[n] != '>') ++n;
-      std::string name = ascii_lower(s.substr(i + 1, n - i - 1));
+      std::string name = to_lower(s.substr(i + 1, n - i - 1));
       std::size_t end = tag_end(s, n);
       bool self_closing = end >= 2 && s[end - 1] == '>' && s[end - 2] == '/';
       if (name == "plaintext") break;
@@ -485,25 +485,6 @@ bool is_void_element(std::string_view name) {
                                                "hr",    "img",    "input", "link", "meta",
                                                "param", "source", "track", "wbr"};
   return std::find(std::begin(kVoid), std::end(kVoid), name) != std::end(kVoid);
-}
-
-std::string ascii_lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
-bool ascii_iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
 }
 
 std::string_view trim_html_space(std::string_view s) {

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/text.hpp"
+
 namespace webdata::mock::content::dom {
 
 enum class NodeType { kDocument, kElement, kText, kComment };
@@ -104,9 +106,6 @@ void append_escaped_text(std::string& out, std::string_view text);
 void append_escaped_attribute(std::string& out, std::string_view value);
 bool is_void_element(std::string_view name);
 
-/// Lower-cases ASCII letters.
-std::string ascii_lower(std::string_view s);
-bool ascii_iequals(std::string_view a, std::string_view b);
 inline bool is_html_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
 }

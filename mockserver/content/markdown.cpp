@@ -544,7 +544,7 @@ class Renderer {
   void link(const Node& a, Inline& in) {
     const std::string* href = a.attr("href");
     std::string_view h = href != nullptr ? dom::trim_html_space(*href) : std::string_view();
-    bool scripted = h.size() >= 11 && dom::ascii_iequals(h.substr(0, 11), "javascript:");
+    bool scripted = h.size() >= 11 && iequals(h.substr(0, 11), "javascript:");
     if (plain_ || in_link_ || href == nullptr || scripted) {
       inline_children(a, in);
       return;
@@ -844,9 +844,9 @@ class Renderer {
   static std::string alignment(const Node* cell) {
     if (cell == nullptr) return "---";
     std::string align;
-    if (const std::string* a = cell->attr("align")) align = dom::ascii_lower(*a);
+    if (const std::string* a = cell->attr("align")) align = to_lower(*a);
     if (const std::string* style = cell->attr("style")) {
-      std::string s = dom::ascii_lower(*style);
+      std::string s = to_lower(*style);
       std::size_t p = s.find("text-align");
       if (p != std::string::npos) {
         for (const char* v : {"center", "right", "left"}) {

@@ -10,7 +10,7 @@
 
 #include "content/document.hpp"
 #include "content/dom.hpp"
-#include "content/url.hpp"
+#include "core/url.hpp"
 
 namespace webdata::mock::content {
 
@@ -27,7 +27,7 @@ struct TreeStats {
 struct Parsed {
   dom::Tree tree;
   TreeStats stats;
-  std::optional<url::Url> base;
+  std::optional<Url> base;
 };
 
 TreeStats compute_stats(const dom::Tree& tree);

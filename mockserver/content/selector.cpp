@@ -18,25 +18,6 @@ bool is_hex(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-void append_utf8(std::string& out, std::uint32_t cp) {
-  if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) cp = 0xFFFD;
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
-
 class Parser {
  public:
   explicit Parser(std::string_view text) : text_(text) {}
@@ -143,7 +124,7 @@ class Parser {
     ++pos_;  // '['
     skip_space();
     SelectorList::AttributeTest test;
-    test.name = dom::ascii_lower(parse_ident("an attribute name"));
+    test.name = to_lower(parse_ident("an attribute name"));
     skip_space();
     if (peek() == ']') {
       ++pos_;
@@ -194,7 +175,7 @@ class Parser {
       compound.type = "*";
       ++pos_;
     } else if (starts_ident()) {
-      compound.type = dom::ascii_lower(parse_ident("a tag name"));
+      compound.type = to_lower(parse_ident("a tag name"));
     }
     while (!at_end()) {
       char c = peek();
@@ -273,7 +254,7 @@ bool has_class(const dom::Node& el, std::string_view cls) {
 }
 
 bool equals(std::string_view a, std::string_view b, bool ci) {
-  return ci ? dom::ascii_iequals(a, b) : a == b;
+  return ci ? iequals(a, b) : a == b;
 }
 
 bool attribute_matches(const dom::Node& el, const SelectorList::AttributeTest& test) {
@@ -311,7 +292,7 @@ bool attribute_matches(const dom::Node& el, const SelectorList::AttributeTest& t
     case '*':
       if (want.empty()) return false;
       if (!ci) return v.find(want) != std::string_view::npos;
-      return dom::ascii_lower(v).find(dom::ascii_lower(want)) != std::string::npos;
+      return to_lower(v).find(to_lower(want)) != std::string::npos;
     default:
       return false;
   }

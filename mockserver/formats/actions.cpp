@@ -247,7 +247,7 @@ class Session {
         if (href.empty() || href[0] == '#' || detail::lower(href).rfind("javascript:", 0) == 0)
           return false;
         std::string url = html_->absolute(href);
-        auto parsed = content::url::parse(url);
+        auto parsed = parse_url(url);
         if (!parsed || !parsed->is_http()) return false;  // mailto:, tel: open other programs
         navigate(parsed->without_fragment());
         return true;
@@ -296,7 +296,7 @@ class Session {
       throw Failure{"submitting a POST form needs a browser; the mock follows GET forms only"};
     std::string action = form.attr("action") != nullptr ? *form.attr("action") : "";
     std::string target = html_->absolute(action.empty() ? page_.url : action);
-    auto url = content::url::parse(target);
+    auto url = parse_url(target);
     if (!url || !url->is_http()) throw Failure{"form action " + target + " is not an http(s) URL"};
     std::string query;
     auto add = [&](const std::string& name, const std::string& value) {
@@ -338,7 +338,7 @@ class Session {
         add(*name, value_of(n));
       }
     }
-    navigate(url->scheme + "://" + url->authority + url->path + "?" + query);
+    navigate(url->scheme + "://" + url->authority() + url->path + "?" + query);
     return true;
   }
 

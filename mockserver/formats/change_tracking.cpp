@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "core/time.hpp"
 #include "formats/diff.hpp"
 
 namespace webdata::mock::formats {
@@ -38,22 +39,6 @@ void compare(const nlohmann::json& previous, const nlohmann::json& current, cons
 }
 
 }  // namespace
-
-std::string iso_8601(std::chrono::system_clock::time_point t) {
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
-  std::time_t secs = static_cast<std::time_t>(ms / 1000);
-  long millis = static_cast<long>(ms % 1000);
-  if (millis < 0) {
-    millis += 1000;
-    --secs;
-  }
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900,
-                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, millis);
-  return buf;
-}
 
 ChangeTracker::ChangeTracker(std::size_t max_entries)
     : max_entries_(std::max<std::size_t>(1, max_entries)) {}
@@ -90,7 +75,7 @@ nlohmann::json ChangeTracker::track(const ChangeTrackingInput& input) {
 
   nlohmann::json out;
   out["previousScrapeAt"] =
-      previous ? nlohmann::json(iso_8601(previous->at)) : nlohmann::json(nullptr);
+      previous ? nlohmann::json(iso8601(previous->at)) : nlohmann::json(nullptr);
   out["visibility"] = input.hidden ? "hidden" : "visible";
   std::string status;
   if (!previous) {

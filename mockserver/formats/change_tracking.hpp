@@ -65,7 +65,4 @@ class ChangeTracker {
   std::map<std::string, Slot> slots_;
 };
 
-/// ISO 8601 UTC with milliseconds ("2024-05-01T12:00:00.000Z").
-std::string iso_8601(std::chrono::system_clock::time_point t);
-
 }  // namespace webdata::mock::formats

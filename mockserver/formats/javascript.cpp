@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "content/url.hpp"
+#include "core/url.hpp"
 
 namespace webdata::mock::formats::detail {
 
@@ -329,13 +329,10 @@ class Evaluator {
   }
 
   std::string location_part(const std::string& part) const {
-    auto u = content::url::parse(page_.url);
+    auto u = parse_url(page_.url);
     if (!u) return part == "href" ? page_.url : "";
-    std::string host = u->authority;
-    std::string hostname =
-        host.substr(0, host.rfind(':') == std::string::npos || host.find(']') != std::string::npos
-                           ? host.size()
-                           : host.rfind(':'));
+    const std::string host = u->host_header();
+    const std::string hostname = u->host.find(':') != std::string::npos ? "[" + u->host + "]" : u->host;
     if (part == "href") return u->str();
     if (part == "protocol") return u->scheme + ":";
     if (part == "host") return host;

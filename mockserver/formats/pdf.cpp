@@ -12,6 +12,7 @@
 #include <poppler-page.h>
 
 #include "content/pipeline.hpp"
+#include "core/base64.hpp"
 #include "formats/tree.hpp"
 
 namespace webdata::mock::formats {
@@ -282,7 +283,7 @@ std::string page_pdf(const content::Document& doc, const PdfPageSetup& setup) {
 }
 
 std::string data_uri_pdf(const std::string& pdf) {
-  return "data:application/pdf;base64," + detail::base64(pdf);
+  return "data:application/pdf;base64," + base64_encode(pdf);
 }
 
 PdfResult pdf_to_markdown(const std::string& bytes) {

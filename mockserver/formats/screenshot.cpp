@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "content/pipeline.hpp"
+#include "core/base64.hpp"
 #include "formats/branding.hpp"
 #include "formats/css.hpp"
 #include "formats/font.hpp"
@@ -369,7 +370,7 @@ std::string screenshot_png(const content::Document& doc, const content::Options&
 }
 
 std::string data_uri_png(const std::string& png) {
-  return "data:image/png;base64," + detail::base64(png);
+  return "data:image/png;base64," + base64_encode(png);
 }
 
 int element_offset(const content::Document& doc, const content::Options& options,

@@ -8,7 +8,7 @@
 namespace webdata::mock::formats::detail {
 
 std::string Html::absolute(std::string_view reference) const {
-  return content::url::resolve_string(base, reference);
+  return resolve_url_string(base, reference);
 }
 
 Html parse_page(const content::Document& doc) {
@@ -18,7 +18,7 @@ Html parse_page(const content::Document& doc) {
   } else {
     out.tree = dom::parse_html("");
   }
-  out.base = content::url::parse(doc.base_url());
+  out.base = parse_url(doc.base_url());
   return out;
 }
 
@@ -26,7 +26,7 @@ Html parse_content(const content::Document& doc, const content::Options& options
   Html out;
   // The cleaned fragment has absolute URLs already, so the base only matters for leftovers.
   out.tree = dom::parse_html(doc.kind() == content::Document::Kind::kHtml ? doc.html(options) : "");
-  out.base = content::url::parse(doc.base_url());
+  out.base = parse_url(doc.base_url());
   return out;
 }
 
@@ -52,7 +52,7 @@ bool is_invisible(const dom::Node& n) {
   }
   if (n.is("input")) {
     const std::string* type = n.attr("type");
-    if (type != nullptr && dom::ascii_iequals(*type, "hidden")) return true;
+    if (type != nullptr && iequals(*type, "hidden")) return true;
   }
   return false;
 }
@@ -199,38 +199,7 @@ std::string trim(std::string_view s) {
 }
 
 std::string lower(std::string_view s) {
-  return dom::ascii_lower(s);
-}
-
-std::string base64(std::string_view bytes) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  std::size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    std::uint32_t v = (static_cast<unsigned char>(bytes[i]) << 16) |
-                      (static_cast<unsigned char>(bytes[i + 1]) << 8) |
-                      static_cast<unsigned char>(bytes[i + 2]);
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += kAlphabet[(v >> 6) & 63];
-    out += kAlphabet[v & 63];
-  }
-  if (i + 1 == bytes.size()) {
-    std::uint32_t v = static_cast<unsigned char>(bytes[i]) << 16;
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += "==";
-  } else if (i + 2 == bytes.size()) {
-    std::uint32_t v = (static_cast<unsigned char>(bytes[i]) << 16) |
-                      (static_cast<unsigned char>(bytes[i + 1]) << 8);
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += kAlphabet[(v >> 6) & 63];
-    out += '=';
-  }
-  return out;
+  return to_lower(s);
 }
 
 }  // namespace webdata::mock::formats::detail

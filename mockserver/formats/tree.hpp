@@ -11,7 +11,7 @@
 
 #include "content/document.hpp"
 #include "content/dom.hpp"
-#include "content/url.hpp"
+#include "core/url.hpp"
 
 namespace webdata::mock::formats::detail {
 
@@ -20,7 +20,7 @@ namespace dom = content::dom;
 /// A parsed HTML tree plus the base URL its relative references resolve against.
 struct Html {
   dom::Tree tree;
-  std::optional<content::url::Url> base;
+  std::optional<Url> base;
 
   /// An attribute URL made absolute (non-http schemes stay as written).
   std::string absolute(std::string_view reference) const;
@@ -53,6 +53,5 @@ std::string utf8_prefix(std::string_view s, std::size_t max_bytes);
 std::size_t utf8_length(std::string_view s);
 std::string trim(std::string_view s);
 std::string lower(std::string_view s);
-std::string base64(std::string_view bytes);
 
 }  // namespace webdata::mock::formats::detail

@@ -15,6 +15,8 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
 
+#include "core/buffers.hpp"
+#include "core/url.hpp"
 #include "http/websocket_accept.hpp"
 
 namespace webdata::mock::http {

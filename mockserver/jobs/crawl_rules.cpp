@@ -181,7 +181,7 @@ std::optional<std::string> check_patterns(const std::vector<std::string>& patter
   return std::nullopt;
 }
 
-Scope::Scope(const web::Url& start, ScopeOptions options)
+Scope::Scope(const Url& start, ScopeOptions options)
     : start_(start), options_(std::move(options)), base_host_(strip_www(start.host)) {
   base_path_ = start.path;
   for (const auto& p : options_.include_paths) {
@@ -201,8 +201,8 @@ bool Scope::host_allowed(const std::string& host) const {
   return options_.allow_subdomains && ends_with(bare, "." + base_host_);
 }
 
-bool Scope::contains(const web::Url& url) const {
-  if (url.str() == start_.str()) return true;
+bool Scope::contains(const Url& url) const {
+  if (url.without_fragment() == start_.without_fragment()) return true;
   if (url.scheme != "http" && url.scheme != "https") return false;
   if (!host_allowed(url.host)) return false;
   const bool same_site = strip_www(url.host) == base_host_;
@@ -224,7 +224,7 @@ bool Scope::contains(const web::Url& url) const {
     };
     if (segments(url.path) - segments(base_path_) > options_.max_path_depth) return false;
   }
-  const std::string subject = options_.regex_on_full_url ? url.str() : url.path;
+  const std::string subject = options_.regex_on_full_url ? url.without_fragment() : url.path;
   if (!include_.empty()) {
     const bool any = std::any_of(include_.begin(), include_.end(), [&](const std::regex& re) {
       return std::regex_search(subject, re);
@@ -237,7 +237,7 @@ bool Scope::contains(const web::Url& url) const {
   return true;
 }
 
-std::string url_identity(const web::Url& url, bool ignore_query, bool similar) {
+std::string url_identity(const Url& url, bool ignore_query, bool similar) {
   std::string host = url.host;
   std::string path = url.path;
   std::string scheme = url.scheme;
@@ -250,9 +250,9 @@ std::string url_identity(const web::Url& url, bool ignore_query, bool similar) {
     if (path.size() > 1 && path.back() == '/') path.pop_back();
   }
   std::string out = scheme + "://" + host;
-  if (url.explicit_port) out += ":" + std::to_string(url.port);
+  if (url.port) out += ":" + std::to_string(*url.port);
   out += path;
-  if (!ignore_query && url.has_query) out += "?" + url.query;
+  if (!ignore_query && url.query) out += "?" + *url.query;
   return out;
 }
 

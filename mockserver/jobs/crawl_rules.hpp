@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "web/url.hpp"
+#include "core/url.hpp"
 
 // Pure rules of a crawl: robots.txt, sitemaps, scope, URL identity. No I/O here, so each rule is
 // tested on its own (mockserver/tests/crawl_rules_test.cpp).
@@ -55,14 +55,14 @@ struct ScopeOptions {
 class Scope {
  public:
   /// Throws std::invalid_argument naming the pattern when a regex does not compile.
-  Scope(const web::Url& start, ScopeOptions options);
+  Scope(const Url& start, ScopeOptions options);
   /// Whether `url` belongs to the crawl. The start URL itself is always in scope.
-  bool contains(const web::Url& url) const;
-  const web::Url& start() const { return start_; }
+  bool contains(const Url& url) const;
+  const Url& start() const { return start_; }
 
  private:
   bool host_allowed(const std::string& host) const;
-  web::Url start_;
+  Url start_;
   ScopeOptions options_;
   std::string base_host_;  ///< Start host without a leading "www.".
   std::string base_path_;  ///< The start path: other pages must be below it.
@@ -75,6 +75,6 @@ std::optional<std::string> check_patterns(const std::vector<std::string>& patter
 
 /// The identity of a page for "seen already": fragment dropped; with `ignore_query` the query
 /// too; with `similar`, also "www.", the scheme, a trailing slash and index.html are ignored.
-std::string url_identity(const web::Url& url, bool ignore_query, bool similar);
+std::string url_identity(const Url& url, bool ignore_query, bool similar);
 
 }  // namespace webdata::mock::jobs

@@ -4,11 +4,12 @@
 #include <set>
 #include <unordered_set>
 
-#include "app/util.hpp"
-#include "http/message.hpp"
+#include "core/ids.hpp"
+#include "core/time.hpp"
+#include "core/buffers.hpp"
 #include "jobs/crawl_rules.hpp"
 #include "jobs/persistence.hpp"
-#include "web/url.hpp"
+#include "core/url.hpp"
 
 namespace webdata::mock::jobs {
 
@@ -65,12 +66,6 @@ ScopeOptions scope_options(const json& o, const std::string& version) {
   return s;
 }
 
-std::string origin_of(const web::Url& url) {
-  std::string out = url.scheme + "://" + url.host;
-  if (url.explicit_port) out += ":" + std::to_string(url.port);
-  return out;
-}
-
 }  // namespace
 
 JobEngine::JobEngine(scrape::Scraper& scraper, const web::VirtualWeb& web, Teams& teams,
@@ -110,11 +105,11 @@ std::shared_ptr<Job> JobEngine::start_crawl(const Team& team, const std::string&
   auto runtime = std::make_shared<Runtime>();
   runtime->job = job;
   runtime->team = &team;
-  const auto start = web::parse_url(job->url);
+  const auto start = parse_http_url(job->url);
   runtime->scope = std::make_unique<Scope>(*start, scope_options(options, version));
   runtime->ignore_query = options.value("ignoreQueryParameters", false);
   runtime->ignore_robots = options.value("ignoreRobotsTxt", false);
-  runtime->start_origin = origin_of(*start);
+  runtime->start_origin = start->origin();
   runtime->similar = options.value("deduplicateSimilarURLs", true);
   runtime->limit = options.value("limit", 10000);
   if (options.contains("maxDiscoveryDepth")) {
@@ -314,8 +309,8 @@ void JobEngine::run_task(Runtime& runtime, const Task& task) {
 
 void JobEngine::seed_crawl(Runtime& runtime) {
   const Job& job = *runtime.job;
-  const web::Url& start = runtime.scope->start();
-  const std::string origin = origin_of(start);
+  const Url& start = runtime.scope->start();
+  const std::string origin = start.origin();
   const json& o = job.options;
 
   RobotsTxt robots;
@@ -364,22 +359,19 @@ void JobEngine::seed_crawl(Runtime& runtime) {
 }
 
 void JobEngine::offer_locked(Runtime& runtime, const std::string& text, int depth) {
-  const auto url = web::parse_url(text);
+  const auto url = parse_http_url(text);
   if (!url) return;
-  const bool is_start = url->str() == runtime.scope->start().str();
+  const bool is_start = url->without_fragment() == runtime.scope->start().without_fragment();
   if (!is_start && !runtime.scope->contains(*url)) return;
   if (runtime.max_discovery_depth >= 0 && depth > runtime.max_discovery_depth) return;
-  web::Url target = *url;
-  target.fragment.clear();
-  if (runtime.ignore_query) {
-    target.query.clear();
-    target.has_query = false;
-  }
+  Url target = *url;
+  target.fragment.reset();
+  if (runtime.ignore_query) target.query.reset();
   const std::string identity = url_identity(target, runtime.ignore_query, runtime.similar);
   if (!runtime.seen.insert(identity).second) return;
   Job& job = *runtime.job;
   // Pages of other origins are checked against their own robots.txt when their turn comes.
-  if (origin_of(target) == runtime.start_origin && !runtime.robots.allowed(target.target())) {
+  if (target.origin() == runtime.start_origin && !runtime.robots.allowed(target.target())) {
     std::lock_guard<std::mutex> job_lock(job.mutex);
     job.robots_blocked.push_back(target.str());
     if (persistence_) persistence_->add_robots_blocked(job.id, target.str());
@@ -395,9 +387,9 @@ void JobEngine::offer_locked(Runtime& runtime, const std::string& text, int dept
 }
 
 bool JobEngine::robots_allow(Runtime& runtime, const std::string& url) {
-  const auto parsed = web::parse_url(url);
+  const auto parsed = parse_http_url(url);
   if (!parsed || runtime.ignore_robots) return true;
-  const std::string origin = origin_of(*parsed);
+  const std::string origin = parsed->origin();
   if (origin == runtime.start_origin) return true;  // checked when queued
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -471,8 +463,8 @@ void JobEngine::scrape_page(Runtime& runtime, const Task& task) {
   }
   persist(job);
   // A job this large will be read in full chunks: have resident buffers ready for them, so that
-  // the first chunks are not slowed by page faults (http::LargeBuffers).
-  if (prefault) http::LargeBuffers::prefault(runtime.chunk_bytes + (64u << 10), 2);
+  // the first chunks are not slowed by page faults (LargeBuffers).
+  if (prefault) LargeBuffers::prefault(runtime.chunk_bytes + (64u << 10), 2);
 
   if (job.kind != JobKind::crawl || !runtime.follow_links) return;
   std::lock_guard<std::mutex> lock(mutex_);
@@ -576,8 +568,8 @@ std::string JobEngine::status_body(const Job& job, std::size_t skip, std::size_t
   const std::string head_text = head.dump(-1, ' ', false, json::error_handler_t::replace);
   // One allocation of the exact size: growing a 10 MB chunk by doubling costs several copies
   // and page faults, which made each chunk take hundreds of milliseconds (bench/run.sh crawl).
-  // Large bodies come from recycled, already resident buffers (http::LargeBuffers).
-  std::string body = http::LargeBuffers::take(
+  // Large bodies come from recycled, already resident buffers (LargeBuffers).
+  std::string body = LargeBuffers::take(
       head_text.size() + 16 + (chunk.end - chunk.begin) +
       static_cast<std::size_t>(job.offsets[chunk.end] - job.offsets[chunk.begin]));
   body.append(head_text, 0, head_text.size() - 1);  // without the closing brace

@@ -15,8 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/clock.hpp"
-#include "app/teams.hpp"
+#include "core/clock.hpp"
+#include "core/teams.hpp"
 #include "jobs/job.hpp"
 #include "scrape/scraper.hpp"
 #include "web/virtual_web.hpp"

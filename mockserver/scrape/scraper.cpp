@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <set>
 
-#include "app/util.hpp"
+#include "core/base64.hpp"
+#include "core/ids.hpp"
+#include "core/text.hpp"
+#include "core/time.hpp"
 #include "content/document.hpp"
 #include "formats/actions.hpp"
 #include "formats/branding.hpp"
@@ -13,8 +16,7 @@
 #include "formats/screenshot.hpp"
 #include "formats/summary.hpp"
 #include "formats/tree.hpp"
-#include "http/message.hpp"
-#include "web/url.hpp"
+#include "core/url.hpp"
 
 namespace webdata::mock::scrape {
 
@@ -362,12 +364,12 @@ Outcome Scraper::scrape_pdf(const json& options, const std::string& version,
     metadata["numPages"] = pdf.num_pages;
     out.credits = std::max(1, pdf.num_pages);
   } else {
-    const std::string encoded = formats::detail::base64(fetched.body);
+    const std::string encoded = base64_encode(fetched.body);
     data["markdown"] = encoded;
     out.credits = 1;
   }
   if (proxy_used == "enhanced" && !hit) out.credits = std::max<std::int64_t>(out.credits, 5);
-  if (formats.has("rawHtml")) data["rawHtml"] = formats::detail::base64(fetched.body);
+  if (formats.has("rawHtml")) data["rawHtml"] = base64_encode(fetched.body);
   if (!hit && store && fetched.status >= 200 && fetched.status < 300) {
     cache_.store(key, fetched, now, proxy_used);
   }
@@ -395,7 +397,7 @@ Outcome Scraper::scrape(const json& options, const std::string& version, const T
     return out;
   }
   const std::string url = options.value("url", "");
-  const auto parsed = web::parse_url(url);
+  const auto parsed = parse_http_url(url);
   if (!parsed) {
     out.failure = bad_request("Invalid URL '" + url + "': only absolute http and https URLs can be "
                               "scraped");
@@ -629,7 +631,7 @@ Outcome Scraper::scrape(const json& options, const std::string& version, const T
   metadata["cacheState"] = hit ? "hit" : "miss";
   if (hit) metadata["cachedAt"] = iso8601(cached_at);
   metadata["creditsUsed"] = out.credits;
-  if (page.status_code >= 400) metadata["error"] = http::reason_phrase(page.status_code);
+  if (page.status_code >= 400) metadata["error"] = reason_phrase(page.status_code);
   if (drop_status_code_) metadata.erase("statusCode");
   data["metadata"] = std::move(metadata);
 

@@ -13,8 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/clock.hpp"
-#include "app/teams.hpp"
+#include "core/clock.hpp"
+#include "core/teams.hpp"
 #include "content/document.hpp"
 #include "formats/change_tracking.hpp"
 #include "web/virtual_web.hpp"

@@ -1,4 +1,5 @@
 #include "search/schema_fill.hpp"
+#include "core/time.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -177,13 +178,10 @@ struct Filler {
         }
       }
     }
-    std::time_t t = 0;
-    if (p != nullptr && p->date) t = std::chrono::system_clock::to_time_t(*p->date);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buffer[32];
-    std::strftime(buffer, sizeof buffer, with_time ? "%Y-%m-%dT%H:%M:%SZ" : "%Y-%m-%d", &tm);
-    return buffer;
+    const auto when = p != nullptr && p->date
+                          ? std::chrono::time_point_cast<std::chrono::seconds>(*p->date)
+                          : std::chrono::system_clock::time_point{};
+    return with_time ? iso8601_compact(when) : iso_date(when);
   }
 
   json string_value(const json& schema, const std::vector<std::string>& w,

@@ -11,9 +11,9 @@
 
 #include "content/document.hpp"
 #include "content/dom.hpp"
-#include "content/url.hpp"
+#include "core/time.hpp"
+#include "core/url.hpp"
 #include "search/text.hpp"
-#include "web/url.hpp"
 
 namespace webdata::mock::search {
 
@@ -451,14 +451,14 @@ std::optional<PageRecord> SearchService::read_page(const std::string& url,
   if (!language.empty()) request.accept_language = language + ";q=1.0,en;q=0.5";
   const web::FetchResult fetched = web_.fetch(request);
   if (!fetched.ok || fetched.status >= 400) return std::nullopt;
-  const auto final_url = web::parse_url(fetched.url.empty() ? url : fetched.url);
+  const auto final_url = parse_http_url(fetched.url.empty() ? url : fetched.url);
   if (!final_url) return std::nullopt;
 
   PageRecord page;
   page.url = final_url->str();
   page.host = final_url->host;
   page.path = final_url->target();
-  const auto parsed = content::url::parse(page.url);
+  const auto parsed = parse_url(page.url);
   page.filetype = filetype_of(fetched.content_type, page.path);
 
   if (page.filetype == "pdf") {
@@ -492,11 +492,11 @@ std::optional<PageRecord> SearchService::read_page(const std::string& url,
   page.language = lower(language_tag.substr(0, language_tag.find_first_of("-_")));
   page.links = document.links();
   page.og_image = meta_string(metadata, "ogImage");
-  if (!page.og_image.empty()) page.og_image = content::url::resolve_string(parsed, page.og_image);
+  if (!page.og_image.empty()) page.og_image = resolve_url_string(parsed, page.og_image);
 
   for (const char* key : {"publishedTime", "datePublished", "dcDate", "dcTermsCreated", "date",
                           "pubdate", "modifiedTime"}) {
-    if (auto date = parse_iso_date(meta_string(metadata, key))) {
+    if (auto date = parse_iso8601(meta_string(metadata, key))) {
       page.date = date;
       break;
     }
@@ -506,23 +506,23 @@ std::optional<PageRecord> SearchService::read_page(const std::string& url,
 
   // Images with their alt text and declared size, and the first <time datetime>.
   const content::dom::Tree tree = content::dom::parse_html(fetched.body);
-  std::optional<content::url::Url> base = parsed;
+  std::optional<Url> base = parsed;
   for (const auto& node : tree.nodes) {
     if (node.is("base") && node.attr("href") != nullptr) {
-      if (auto resolved = content::url::resolve(parsed, *node.attr("href"))) base = resolved;
+      if (auto resolved = resolve_url(parsed, *node.attr("href"))) base = resolved;
       break;
     }
   }
   std::set<std::string> seen;
   for (const auto& node : tree.nodes) {
     if (node.is("time") && !page.date && node.attr("datetime") != nullptr) {
-      page.date = parse_iso_date(*node.attr("datetime"));
+      page.date = parse_iso8601(*node.attr("datetime"));
     }
     if (!node.is("img") || node.attr("src") == nullptr) continue;
     const std::string& src = *node.attr("src");
     if (src.rfind("data:", 0) == 0) continue;
     ImageRecord image;
-    image.url = content::url::resolve_string(base, src);
+    image.url = resolve_url_string(base, src);
     if (!seen.insert(image.url).second) continue;
     if (const std::string* alt = node.attr("alt")) image.alt = collapse_space(*alt);
     if (image.alt.empty()) {
@@ -546,10 +546,10 @@ std::shared_ptr<const Index> SearchService::build(const std::string& language) c
   std::vector<std::string> urls = web_.known_urls();
   std::set<std::string> hosts;
   for (const auto& url : urls) {
-    if (auto parsed = web::parse_url(url)) hosts.insert(lower(parsed->host));
+    if (auto parsed = parse_http_url(url)) hosts.insert(lower(parsed->host));
   }
   auto known_host = [&hosts](const std::string& url) {
-    const auto parsed = web::parse_url(url);
+    const auto parsed = parse_http_url(url);
     return parsed && hosts.count(lower(parsed->host)) != 0;
   };
 
@@ -578,7 +578,7 @@ std::shared_ptr<const Index> SearchService::build(const std::string& language) c
   std::vector<std::string> documents;
   for (const auto& page : pages) {
     for (const auto& link : page.links) {
-      const auto parsed = web::parse_url(link);
+      const auto parsed = parse_http_url(link);
       if (!parsed || extension(parsed->path) != "pdf" || !known_host(link)) continue;
       if (indexed.count(link) == 0 &&
           std::find(documents.begin(), documents.end(), link) == documents.end()) {

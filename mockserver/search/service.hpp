@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/clock.hpp"
+#include "core/clock.hpp"
 #include "search/index.hpp"
 #include "search/query.hpp"
 #include "web/virtual_web.hpp"

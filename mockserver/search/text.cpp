@@ -100,67 +100,6 @@ std::string clip(std::string_view text, std::size_t max_bytes) {
   return out + "...";
 }
 
-long long days_from_civil(long long year, unsigned month, unsigned day) {
-  year -= month <= 2 ? 1 : 0;
-  const long long era = (year >= 0 ? year : year - 399) / 400;
-  const auto yoe = static_cast<unsigned>(year - era * 400);
-  const unsigned doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<long long>(doe) - 719468;
-}
-
-std::optional<std::chrono::system_clock::time_point> parse_iso_date(std::string_view text) {
-  auto digits = [&](std::size_t at, std::size_t n, int& out) {
-    if (at + n > text.size()) return false;
-    out = 0;
-    for (std::size_t i = at; i < at + n; ++i) {
-      if (!std::isdigit(static_cast<unsigned char>(text[i]))) return false;
-      out = out * 10 + (text[i] - '0');
-    }
-    return true;
-  };
-  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
-  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
-  int year = 0, month = 0, day = 0;
-  if (!digits(0, 4, year) || text.size() < 10 || text[4] != '-' || !digits(5, 2, month) ||
-      text[7] != '-' || !digits(8, 2, day) || month < 1 || month > 12 || day < 1 || day > 31) {
-    return std::nullopt;
-  }
-  long long seconds =
-      days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day)) * 86400LL;
-  if (text.size() > 10) {
-    int hour = 0, minute = 0, second = 0;
-    if ((text[10] != 'T' && text[10] != ' ') || !digits(11, 2, hour) || text.size() < 16 ||
-        text[13] != ':' || !digits(14, 2, minute)) {
-      return std::nullopt;
-    }
-    std::size_t at = 16;
-    if (at < text.size() && text[at] == ':') {
-      if (!digits(at + 1, 2, second)) return std::nullopt;
-      at += 3;
-      if (at < text.size() && text[at] == '.') {
-        ++at;
-        while (at < text.size() && std::isdigit(static_cast<unsigned char>(text[at]))) ++at;
-      }
-    }
-    seconds += hour * 3600LL + minute * 60LL + second;
-    if (at < text.size()) {
-      if (text[at] == 'Z' && at + 1 == text.size()) {
-        // UTC
-      } else if ((text[at] == '+' || text[at] == '-') && at + 6 == text.size() &&
-                 text[at + 3] == ':') {
-        int oh = 0, om = 0;
-        if (!digits(at + 1, 2, oh) || !digits(at + 4, 2, om)) return std::nullopt;
-        const long long offset = oh * 3600LL + om * 60LL;
-        seconds += text[at] == '+' ? -offset : offset;
-      } else {
-        return std::nullopt;
-      }
-    }
-  }
-  return std::chrono::system_clock::time_point(std::chrono::seconds(seconds));
-}
-
 std::string age_text(std::chrono::system_clock::time_point then,
                      std::chrono::system_clock::time_point now) {
   const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(now - then).count();

@@ -29,12 +29,7 @@ std::string collapse_space(std::string_view text);
 /// "..." when something was cut.
 std::string clip(std::string_view text, std::size_t max_bytes);
 
-/// Parses an ISO 8601 date or date-time ("2024-03-14", "2024-03-14T08:00:00Z",
-/// "2024-03-14T08:00:00+02:00"); nullopt for anything else.
-std::optional<std::chrono::system_clock::time_point> parse_iso_date(std::string_view text);
 
-/// Days since 1970-01-01 of a proleptic Gregorian date.
-long long days_from_civil(long long year, unsigned month, unsigned day);
 
 /// How long ago `then` was, as search engines show it: "5 hours ago", "3 days ago",
 /// "2 months ago", "1 year ago"; "just now" under a minute (and for future dates).

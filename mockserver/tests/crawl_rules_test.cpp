@@ -5,7 +5,7 @@
 #include "jobs/job.hpp"
 
 using namespace webdata::mock::jobs;
-using webdata::mock::web::parse_url;
+using webdata::mock::parse_http_url;
 
 TEST_CASE("robots.txt: our group, else *; longest match; Allow wins ties", "[crawl-rules]") {
   const auto robots = RobotsTxt::parse(R"(# comment
@@ -57,8 +57,8 @@ TEST_CASE("sitemaps and sitemap indexes", "[crawl-rules]") {
 }
 
 TEST_CASE("scope: children of the start path, domain, subdomains, external", "[crawl-rules]") {
-  const auto start = *parse_url("https://docs.test/guide/");
-  auto in = [](const Scope& scope, const char* url) { return scope.contains(*parse_url(url)); };
+  const auto start = *parse_http_url("https://docs.test/guide/");
+  auto in = [](const Scope& scope, const char* url) { return scope.contains(*parse_http_url(url)); };
 
   const Scope children(start, {});
   CHECK(in(children, "https://docs.test/guide/"));
@@ -84,8 +84,8 @@ TEST_CASE("scope: children of the start path, domain, subdomains, external", "[c
 }
 
 TEST_CASE("scope: include and exclude regexes, path depth", "[crawl-rules]") {
-  const auto start = *parse_url("https://docs.test/");
-  auto in = [](const Scope& scope, const char* url) { return scope.contains(*parse_url(url)); };
+  const auto start = *parse_http_url("https://docs.test/");
+  auto in = [](const Scope& scope, const char* url) { return scope.contains(*parse_http_url(url)); };
   ScopeOptions options;
   options.include_paths = {"^/guide/.*"};
   options.exclude_paths = {"draft"};
@@ -114,7 +114,7 @@ TEST_CASE("scope: include and exclude regexes, path depth", "[crawl-rules]") {
 
 TEST_CASE("URL identity for dedupe", "[crawl-rules]") {
   auto id = [](const char* url, bool q, bool similar) {
-    return url_identity(*parse_url(url), q, similar);
+    return url_identity(*parse_http_url(url), q, similar);
   };
   CHECK(id("https://a.test/x?b=1#frag", false, false) == "https://a.test/x?b=1");
   CHECK(id("https://a.test/x?b=1", true, false) == "https://a.test/x");

@@ -10,7 +10,7 @@
 #include "api_client.hpp"
 #include "misbehaving_server.hpp"
 #include "mock_fixture.hpp"
-#include "receiver.hpp"
+#include "webhook_receiver.hpp"
 #include "stub_mapping.hpp"
 
 using webdata::testing::ApiClient;

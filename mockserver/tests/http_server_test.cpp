@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "core/buffers.hpp"
 #include "http/message.hpp"
 #include "mock_fixture.hpp"
 #include "raw_http.hpp"
@@ -125,7 +126,7 @@ TEST_CASE("stop finishes promptly with idle keep-alive connections open", "[http
 }
 
 TEST_CASE("large response bodies are built in recycled, resident buffers", "[http][buffers]") {
-  using webdata::mock::http::LargeBuffers;
+  using webdata::mock::LargeBuffers;
   constexpr std::size_t kMiB = std::size_t{1} << 20;
   LargeBuffers::clear();
 

@@ -12,7 +12,7 @@
 
 #include "api_client.hpp"
 #include "mock_fixture.hpp"
-#include "receiver.hpp"
+#include "webhook_receiver.hpp"
 #include "stub_mapping.hpp"
 
 using webdata::testing::ApiClient;

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api_client.hpp"
+#include "core/base64.hpp"
 #include "formats/pdf.hpp"
 #include "formats/tree.hpp"
 #include "mock_fixture.hpp"
@@ -587,7 +588,7 @@ TEST_CASE_METHOD(ScrapeFixture, "PDF targets: parsed per page, or base64 for one
                                  {"urlPath", "/report.pdf"}}},
                     {"response", {{"status", 200},
                                   {"headers", {{"Content-Type", "application/pdf"}}},
-                                  {"base64Body", webdata::mock::formats::detail::base64(pdf)}}}})
+                                  {"base64Body", webdata::mock::base64_encode(pdf)}}}})
               .status == 201);
   const auto parsed = api.post("/v2/scrape", {{"url", "http://shop.test/report.pdf"}});
   REQUIRE(parsed.status == 200);
@@ -601,7 +602,7 @@ TEST_CASE_METHOD(ScrapeFixture, "PDF targets: parsed per page, or base64 for one
                                            {"parsers", json::array()}, {"maxAge", 0}});
   REQUIRE(raw.status == 200);
   CHECK(raw.body["data"]["metadata"]["creditsUsed"] == 1);
-  CHECK(raw.body["data"]["markdown"] == webdata::mock::formats::detail::base64(pdf));
+  CHECK(raw.body["data"]["markdown"] == webdata::mock::base64_encode(pdf));
   CHECK(api.post("/v1/scrape", {{"url", "http://shop.test/report.pdf"}, {"parsePDF", false}})
             .body["data"]["metadata"]["creditsUsed"] == 1);
 }

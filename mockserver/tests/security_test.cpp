@@ -18,7 +18,7 @@
 #include "app/mock_server.hpp"
 #include "misbehaving_server.hpp"
 #include "mock_fixture.hpp"
-#include "receiver.hpp"
+#include "webhook_receiver.hpp"
 
 using webdata::testing::ApiClient;
 using webdata::testing::MisbehavingServer;

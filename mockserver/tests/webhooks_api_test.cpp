@@ -4,7 +4,7 @@
 
 #include "api_client.hpp"
 #include "mock_fixture.hpp"
-#include "receiver.hpp"
+#include "webhook_receiver.hpp"
 #include "webhooks/dispatcher.hpp"
 #include "stub_mapping.hpp"
 

@@ -10,7 +10,7 @@
 
 #include "api_client.hpp"
 #include "mock_fixture.hpp"
-#include "receiver.hpp"
+#include "webhook_receiver.hpp"
 #include "webdata/webhooks.hpp"
 
 using webdata::testing::ApiClient;

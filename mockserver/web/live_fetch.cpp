@@ -161,7 +161,7 @@ LiveResponse live_fetch(const LiveRequest& request) {
     if (iequals(name, "Host")) continue;  // curl derives it from the URL
     headers = curl_slist_append(headers, (name + ": " + value).c_str());
   }
-  const std::string url = request.url.str();
+  const std::string url = request.url.without_fragment();
   const long timeout_ms = std::max<long>(1, static_cast<long>(request.timeout.count()));
   curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
   curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");

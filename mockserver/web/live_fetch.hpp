@@ -5,7 +5,7 @@
 #include <string>
 
 #include "web/types.hpp"
-#include "web/url.hpp"
+#include "core/url.hpp"
 
 struct sockaddr;
 

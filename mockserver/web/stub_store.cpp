@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
-#include <random>
 #include <set>
 #include <sstream>
 
+#include "core/base64.hpp"
+#include "core/ids.hpp"
 #include "web/matchers.hpp"
-#include "web/url.hpp"
+#include "core/url.hpp"
 
 namespace webdata::mock::web {
 
@@ -18,42 +19,6 @@ MappingError::MappingError(std::string source, std::string reason)
     : std::runtime_error(source + ": " + reason),
       source_(std::move(source)),
       reason_(std::move(reason)) {}
-
-std::optional<Fault> parse_fault(const std::string& name) {
-  if (name == "CONNECTION_RESET_BY_PEER") return Fault::connection_reset_by_peer;
-  if (name == "EMPTY_RESPONSE") return Fault::empty_response;
-  if (name == "MALFORMED_RESPONSE_CHUNK") return Fault::malformed_response_chunk;
-  if (name == "RANDOM_DATA_THEN_CLOSE") return Fault::random_data_then_close;
-  return std::nullopt;
-}
-
-const char* fault_name(Fault fault) {
-  switch (fault) {
-    case Fault::none:
-      return "";
-    case Fault::connection_reset_by_peer:
-      return "CONNECTION_RESET_BY_PEER";
-    case Fault::empty_response:
-      return "EMPTY_RESPONSE";
-    case Fault::malformed_response_chunk:
-      return "MALFORMED_RESPONSE_CHUNK";
-    case Fault::random_data_then_close:
-      return "RANDOM_DATA_THEN_CLOSE";
-  }
-  return "";
-}
-
-std::string new_uuid() {
-  thread_local std::mt19937_64 rng{std::random_device{}()};
-  const std::uint64_t hi = (rng() & 0xffffffffffff0fffULL) | 0x0000000000004000ULL;
-  const std::uint64_t lo = (rng() & 0x3fffffffffffffffULL) | 0x8000000000000000ULL;
-  char buf[37];
-  std::snprintf(buf, sizeof buf, "%08x-%04x-%04x-%04x-%012llx", static_cast<unsigned>(hi >> 32),
-                static_cast<unsigned>((hi >> 16) & 0xffff), static_cast<unsigned>(hi & 0xffff),
-                static_cast<unsigned>(lo >> 48),
-                static_cast<unsigned long long>(lo & 0xffffffffffffULL));
-  return buf;
-}
 
 using PatternPtr = std::shared_ptr<const ValuePattern>;
 
@@ -127,26 +92,6 @@ std::string get_string(const json& object, const char* key, const std::string& w
   const auto& v = object.at(key);
   if (!v.is_string()) throw PatternError(what + " '" + key + "' must be a string");
   return v.get<std::string>();
-}
-
-std::optional<std::string> base64_decode(const std::string& text) {
-  static const std::string kAlphabet =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  unsigned value = 0;
-  int bits = 0;
-  for (char c : text) {
-    if (c == '=' || c == '\n' || c == '\r' || c == ' ') continue;
-    const auto pos = kAlphabet.find(c);
-    if (pos == std::string::npos) return std::nullopt;
-    value = (value << 6) | static_cast<unsigned>(pos);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += static_cast<char>((value >> bits) & 0xff);
-    }
-  }
-  return out;
 }
 
 std::string read_file(const std::filesystem::path& path) {
@@ -288,7 +233,7 @@ std::shared_ptr<const Mapping> StubStore::compile(const nlohmann::ordered_json& 
     } else if (input.contains("uuid")) {
       m->id = get_string(input, "uuid", "mapping");
     } else {
-      m->id = new_uuid();
+      m->id = uuid4();
     }
     if (m->id.empty()) throw PatternError("mapping 'id' must not be empty");
     m->document["id"] = m->id;

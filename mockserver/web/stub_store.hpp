@@ -98,7 +98,4 @@ class StubStore {
   mutable std::unordered_map<std::string, std::string> scenario_states_;
 };
 
-/// A random RFC 4122 version 4 UUID.
-std::string new_uuid();
-
 }  // namespace webdata::mock::web

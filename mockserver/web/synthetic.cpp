@@ -6,7 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "web/url.hpp"
+#include "core/time.hpp"
+#include "core/url.hpp"
 
 namespace webdata::mock::web {
 
@@ -89,23 +90,6 @@ std::string paragraph(Rng& rng, const std::string& topic) {
   const std::size_t n = 3 + rng.below(3);
   for (std::size_t i = 0; i < n; ++i) p += (i ? " " : "") + sentence(rng, topic);
   return p;
-}
-
-// Days since 1970-01-01 to y-m-d (Howard Hinnant's civil_from_days).
-std::string iso_date(long days) {
-  days += 719468;
-  const long era = (days >= 0 ? days : days - 146096) / 146097;
-  const long doe = days - era * 146097;
-  const long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  long y = yoe + era * 400;
-  const long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const long mp = (5 * doy + 2) / 153;
-  const long d = doy - (153 * mp + 2) / 5 + 1;
-  const long m = mp < 10 ? mp + 3 : mp - 9;
-  if (m <= 2) ++y;
-  char buf[64];  // room for any long, so that no output can be cut
-  std::snprintf(buf, sizeof buf, "%04ld-%02ld-%02ld", y, m, d);
-  return buf;
 }
 
 std::string html_escape(const std::string& text) {
@@ -241,7 +225,7 @@ PageText page_text(const std::string& host, std::size_t index) {
   t.description = "A " + std::string(rng.pick(kAdjectives)) + " guide to " + to_lower(t.topic) +
                   ": " + rng.pick(kNouns) + "s, " + rng.pick(kNouns) + "s and the " +
                   rng.pick(kNouns) + " behind them.";
-  t.date = iso_date(19358 + static_cast<long>((fnv1a(host + "#date") + index * 37) % 900));
+  t.date = date_from_days(19358 + static_cast<long>((fnv1a(host + "#date") + index * 37) % 900));
   return t;
 }
 

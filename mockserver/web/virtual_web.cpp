@@ -196,13 +196,13 @@ FetchResult VirtualWeb::fetch(const FetchRequest& request) const {
     result.elapsed = std::chrono::duration_cast<milliseconds>(Clock::now() - start);
     return result;
   };
-  auto current = parse_url(request.url);
+  auto current = parse_http_url(request.url);
   if (!current) {
     result.error_code = "SCRAPE_SITE_ERROR";
     result.error_message = "not an absolute http(s) URL: " + request.url;
     return finish();
   }
-  current->fragment.clear();
+  current->fragment.reset();
   for (int hops = 0;; ++hops) {
     Hop hop = fetch_one(*current, request, deadline);
     result.url = current->str();
@@ -213,8 +213,8 @@ FetchResult VirtualWeb::fetch(const FetchRequest& request) const {
     }
     const auto location = find_header(hop.headers, "Location");
     if (is_redirect(hop.status) && location) {
-      auto next = resolve_url(*current, *location);
-      if (!next) {
+      auto next = resolve_url(current, *location);
+      if (!next || !next->is_http() || next->host.empty()) {
         result.error_code = "SCRAPE_SITE_ERROR";
         result.error_message = current->str() + " redirects to an invalid URL: " + *location;
         return finish();
@@ -225,7 +225,7 @@ FetchResult VirtualWeb::fetch(const FetchRequest& request) const {
         return finish();
       }
       result.redirects.push_back(current->str());
-      next->fragment.clear();
+      next->fragment.reset();
       current = std::move(next);
       continue;
     }

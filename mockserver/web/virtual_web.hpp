@@ -10,7 +10,7 @@
 #include "web/stub_store.hpp"
 #include "web/synthetic.hpp"
 #include "web/types.hpp"
-#include "web/url.hpp"
+#include "core/url.hpp"
 
 namespace webdata::mock::web {
 

@@ -36,7 +36,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/mock_server.hpp"
-#include "receiver.hpp"
+#include "webhook_receiver.hpp"
 
 namespace {
 

@@ -1,12 +1,14 @@
 #include <catch2/catch.hpp>
 
-#include "content/url.hpp"
+#include "core/url.hpp"
 #include "test_util.hpp"
 
 using content_test::load;
 using content_test::parse;
 using Strings = std::vector<std::string>;
-namespace url = webdata::mock::content::url;
+using webdata::mock::parse_url;
+using webdata::mock::resolve_url;
+using webdata::mock::resolve_url_string;
 
 TEST_CASE("links: absolute http(s), fragments dropped, deduplicated, document order", "[links]") {
   auto doc = parse(
@@ -118,9 +120,9 @@ TEST_CASE("metadata: description, language, favicon, article times", "[metadata]
 }
 
 TEST_CASE("URL resolution follows RFC 3986 and browser habits", "[url]") {
-  auto base = url::parse("http://a.example/b/c/d;p?q");
+  auto base = parse_url("http://a.example/b/c/d;p?q");
   REQUIRE(base);
-  auto r = [&](const char* ref) { return url::resolve_string(base, ref); };
+  auto r = [&](const char* ref) { return resolve_url_string(base, ref); };
   CHECK(r("g") == "http://a.example/b/c/g");
   CHECK(r("./g") == "http://a.example/b/c/g");
   CHECK(r("g/") == "http://a.example/b/c/g/");
@@ -141,6 +143,6 @@ TEST_CASE("URL resolution follows RFC 3986 and browser habits", "[url]") {
   CHECK(r("HTTP://EXAMPLE.org:80") == "http://example.org/");
   CHECK(r("https://x.example:8443/p") == "https://x.example:8443/p");
   CHECK(r("mailto:someone@example.com") == "mailto:someone@example.com");
-  CHECK(url::resolve_string(std::nullopt, "rel/path") == "rel/path");
-  CHECK_FALSE(url::resolve(std::nullopt, "rel/path"));
+  CHECK(resolve_url_string(std::nullopt, "rel/path") == "rel/path");
+  CHECK_FALSE(resolve_url(std::nullopt, "rel/path"));
 }

@@ -1,6 +1,7 @@
 // Pieces of the search service that need no server: query parsing, tbs, image headers, PDF text.
 #include <catch2/catch.hpp>
 
+#include "core/time.hpp"
 #include "search/query.hpp"
 #include "search/service.hpp"
 #include "search/text.hpp"
@@ -64,8 +65,8 @@ TEST_CASE("tbs: qdr ranges end now, cdr ranges cover whole days", "[tbs]") {
   CHECK(*weeks->from == now - std::chrono::hours(24 * 14));
   auto custom = parse_tbs("cdr:1,cd_min:10/1/2026,cd_max:10/31/2026", now, error);
   REQUIRE(custom);
-  CHECK(*custom->from == *parse_iso_date("2026-10-01"));
-  CHECK(*custom->to == *parse_iso_date("2026-10-31T23:59:59Z"));
+  CHECK(*custom->from == *webdata::mock::parse_iso8601("2026-10-01"));
+  CHECK(*custom->to == *webdata::mock::parse_iso8601("2026-10-31T23:59:59Z"));
   for (const char* bad :
        {"qdr:x", "qdr:", "cdr:1,cd_min:13/01/2026", "cdr:1,since:01/01/2026", "recent"}) {
     INFO(bad);

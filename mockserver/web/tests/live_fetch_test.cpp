@@ -67,7 +67,7 @@ TEST_CASE("live fetch reaches a local server when private targets are allowed") 
   CHECK(hello.source == "live");
   CHECK_THAT(hello.body, Catch::Contains("Hello from 127.0.0.1"));
   CHECK(hello.content_type == "text/html; charset=utf-8");
-  CHECK(webdata::mock::web::find_header(hello.headers, "x-local") ==
+  CHECK(webdata::mock::find_header(hello.headers, "x-local") ==
         std::optional<std::string>("yes"));
 
   const auto by_name = web.fetch(request_for(server.url("/hello", "localhost")));

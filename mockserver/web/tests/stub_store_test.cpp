@@ -8,7 +8,7 @@
 #include "web/stub_store.hpp"
 
 using nlohmann::json;
-using webdata::mock::web::Fault;
+using webdata::mock::Fault;
 using webdata::mock::web::MappingError;
 using webdata::mock::web::StubRequest;
 using webdata::mock::web::StubStore;
@@ -16,7 +16,7 @@ using webdata::mock::web::testing::TempDir;
 
 namespace {
 
-StubRequest get(const std::string& url, webdata::mock::web::HeaderList headers = {}) {
+StubRequest get(const std::string& url, webdata::mock::HeaderList headers = {}) {
   StubRequest r;
   r.method = "GET";
   r.url = url;
@@ -238,7 +238,7 @@ TEST_CASE("responses: status, statusMessage, headers, bodies, delay, fault") {
   CHECK(file->body == "<h1>A</h1>");
   CHECK(file->delay == std::chrono::milliseconds(25));
   CHECK(file->headers.size() == 3);
-  CHECK(webdata::mock::web::find_headers(file->headers, "set-cookie") ==
+  CHECK(webdata::mock::find_headers(file->headers, "set-cookie") ==
         std::vector<std::string>{"a=1", "b=2"});
   CHECK(store.match(get("/b64"))->body == "hello world");
   CHECK(store.match(get("/json"))->body == R"({"a":[1,2]})");

@@ -33,14 +33,14 @@
 #include <nlohmann/json.hpp>
 
 #include "web/stub_store.hpp"
-#include "web/url.hpp"
+#include "core/url.hpp"
 
 extern char** environ;
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-using webdata::mock::web::Fault;
-using webdata::mock::web::HeaderList;
+using webdata::mock::Fault;
+using webdata::mock::HeaderList;
 using webdata::mock::web::StubRequest;
 using webdata::mock::web::StubResponse;
 using webdata::mock::web::StubStore;
@@ -249,7 +249,7 @@ std::vector<Example> examples_for(const json& mapping, std::string& why_none) {
         if (pattern.contains(op)) {
           bool replaced = false;
           for (auto& [k, v] : base.headers) {
-            if (webdata::mock::web::iequals(k, name)) {
+            if (webdata::mock::iequals(k, name)) {
               v = pattern[op].get<std::string>();
               replaced = true;
             }
@@ -282,7 +282,7 @@ std::vector<Example> examples_for(const json& mapping, std::string& why_none) {
         for (const auto& [name, value] : e["headers"].items()) {
           bool replaced = false;
           for (auto& [k, v] : ex.headers) {
-            if (webdata::mock::web::iequals(k, name)) {
+            if (webdata::mock::iequals(k, name)) {
               v = value.get<std::string>();
               replaced = true;
             }
@@ -339,19 +339,19 @@ bool compare(const WireMockProcess& wiremock, StubStore& store, const Example& e
   std::vector<std::string> problems;
   if (!ours) {
     if (theirs.transport_error || theirs.status != 404 ||
-        webdata::mock::web::find_header(theirs.headers, "Matched-Stub-Id")) {
+        webdata::mock::find_header(theirs.headers, "Matched-Stub-Id")) {
       problems.push_back("we match nothing, WireMock answered " + std::to_string(theirs.status));
     }
   } else if (ours->fault != Fault::none) {
     if (!theirs.transport_error) {
       problems.push_back(std::string("we answer fault ") +
-                         webdata::mock::web::fault_name(ours->fault) + ", WireMock answered " +
+                         webdata::mock::fault_name(ours->fault) + ", WireMock answered " +
                          std::to_string(theirs.status));
     }
   } else if (theirs.transport_error) {
     problems.push_back("WireMock failed: " + theirs.error);
   } else {
-    const auto matched = webdata::mock::web::find_header(theirs.headers, "Matched-Stub-Id");
+    const auto matched = webdata::mock::find_header(theirs.headers, "Matched-Stub-Id");
     if (matched.value_or("") != ours->mapping_id) {
       problems.push_back("WireMock chose mapping " + matched.value_or("(none)") + ", we chose " +
                          ours->mapping_id);
@@ -364,10 +364,10 @@ bool compare(const WireMockProcess& wiremock, StubStore& store, const Example& e
       problems.push_back("reason '" + theirs.reason + "' vs ours '" + ours->status_message + "'");
     }
     std::set<std::string> names;
-    for (const auto& [k, v] : ours->headers) names.insert(webdata::mock::web::to_lower(k));
+    for (const auto& [k, v] : ours->headers) names.insert(webdata::mock::to_lower(k));
     for (const auto& name : names) {
-      const auto a = webdata::mock::web::find_headers(theirs.headers, name);
-      const auto b = webdata::mock::web::find_headers(ours->headers, name);
+      const auto a = webdata::mock::find_headers(theirs.headers, name);
+      const auto b = webdata::mock::find_headers(ours->headers, name);
       if (a != b) {
         problems.push_back("header " + name + ": WireMock '" + (a.empty() ? "" : a.front()) +
                            "' vs ours '" + (b.empty() ? "" : b.front()) + "'");

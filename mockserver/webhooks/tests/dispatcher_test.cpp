@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "receiver.hpp"
+#include "webhook_receiver.hpp"
 #include "webhooks/dispatcher.hpp"
 
 namespace {

@@ -1,4 +1,4 @@
-#include "app/teams.hpp"
+#include "core/teams.hpp"
 
 #include <cctype>
 

@@ -1,8 +1,8 @@
-#include "app/util.hpp"
+#include "core/ids.hpp"
 
 #include <cctype>
+#include <cstdint>
 #include <cstdio>
-#include <ctime>
 #include <random>
 
 namespace webdata::mock {
@@ -33,18 +33,6 @@ bool is_uuid(const std::string& text) {
     if (dash ? text[i] != '-' : !std::isxdigit(static_cast<unsigned char>(text[i]))) return false;
   }
   return true;
-}
-
-std::string iso8601(std::chrono::system_clock::time_point t) {
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
-  const std::time_t secs = static_cast<std::time_t>(ms / 1000);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S", &tm);
-  char millis[8];
-  std::snprintf(millis, sizeof millis, ".%03dZ", static_cast<int>(((ms % 1000) + 1000) % 1000));
-  return std::string(date) + millis;
 }
 
 }  // namespace webdata::mock

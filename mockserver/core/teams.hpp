@@ -7,9 +7,17 @@
 #include <string>
 #include <vector>
 
-#include "app/config.hpp"
-
 namespace webdata::mock {
+
+/// A team: the unit that owns jobs, credits and a webhook secret. API keys map to teams.
+struct TeamConfig {
+  std::string id;
+  std::vector<std::string> keys;
+  std::int64_t credits = 1000000;
+  std::string webhook_secret = "test-secret";
+  bool zero_data_retention = false;  ///< Whether the team may use `zeroDataRetention`.
+  int concurrency = 8;                ///< Pages scraped at once across the team's jobs.
+};
 
 /// A team as the handlers see it; immutable after start-up except its credit balance.
 struct Team {
