@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/mock_server.hpp"
+#include "core/url.hpp"
 
 namespace {
 
@@ -52,7 +53,7 @@ mock::http::Request to_request(bhttp::request<bhttp::string_body>& raw) {
   request.method = std::string(raw.method_string());
   request.target = std::string(raw.target());
   const auto qpos = request.target.find('?');
-  request.path = mock::http::percent_decode(request.target.substr(0, qpos), false);
+  request.path = mock::percent_decode(request.target.substr(0, qpos), false);
   if (qpos != std::string::npos) request.query = request.target.substr(qpos + 1);
   for (const auto& field : raw) {
     request.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
@@ -67,7 +68,7 @@ void handle(mock::http::Request request) {
   if (request.body.find("webhook") != std::string::npos) return;
   const auto response = server().handle(request);
   if (response.status < 100 || response.status > 599) __builtin_trap();
-  if (response.status >= 500 && response.fault == mock::http::Fault::none) {
+  if (response.status >= 500 && response.fault == mock::Fault::none) {
     // A 500 is only allowed for the fetch failures of wire-decisions section 1 (SCRAPE_*).
     const auto body = nlohmann::json::parse(response.body, nullptr, false);
     const std::string code = body.is_object() ? body.value("code", "") : "";
