@@ -13,6 +13,7 @@
 #include "content/dom.hpp"
 #include "core/time.hpp"
 #include "core/url.hpp"
+#include "formats/pdf.hpp"
 #include "search/text.hpp"
 
 namespace webdata::mock::search {
@@ -76,22 +77,6 @@ std::optional<int> dimension(const content::dom::Node& node, const char* name) {
   return n > 0 ? std::optional<int>(n) : std::nullopt;
 }
 
-std::uint32_t be32(const std::string& b, std::size_t at) {
-  return (static_cast<std::uint32_t>(static_cast<unsigned char>(b[at])) << 24) |
-         (static_cast<std::uint32_t>(static_cast<unsigned char>(b[at + 1])) << 16) |
-         (static_cast<std::uint32_t>(static_cast<unsigned char>(b[at + 2])) << 8) |
-         static_cast<std::uint32_t>(static_cast<unsigned char>(b[at + 3]));
-}
-unsigned be16(const std::string& b, std::size_t at) {
-  return (static_cast<unsigned>(static_cast<unsigned char>(b[at])) << 8) |
-         static_cast<unsigned>(static_cast<unsigned char>(b[at + 1]));
-}
-unsigned le16(const std::string& b, std::size_t at) {
-  return static_cast<unsigned>(static_cast<unsigned char>(b[at])) |
-         (static_cast<unsigned>(static_cast<unsigned char>(b[at + 1])) << 8);
-}
-
-/// The whole host or a parent domain of it is `name`, or one of its labels is.
 bool host_has_label(const std::string& host, const std::string& label) {
   std::size_t start = 0;
   while (start <= host.size()) {
@@ -142,224 +127,6 @@ bool in_category(const PageRecord& page, const std::string& category) {
     return tld == "edu" || page.host.find(".ac.") != std::string::npos;
   }
   return false;
-}
-
-std::optional<Size> image_size(const std::string& b) {
-  if (b.size() >= 24 && b.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0 &&
-      b.compare(12, 4, "IHDR") == 0) {
-    return Size{static_cast<int>(be32(b, 16)), static_cast<int>(be32(b, 20))};
-  }
-  if (b.size() >= 10 && (b.compare(0, 6, "GIF87a") == 0 || b.compare(0, 6, "GIF89a") == 0)) {
-    return Size{static_cast<int>(le16(b, 6)), static_cast<int>(le16(b, 8))};
-  }
-  if (b.size() >= 30 && b.compare(0, 4, "RIFF") == 0 && b.compare(8, 4, "WEBP") == 0) {
-    if (b.compare(12, 4, "VP8X") == 0) {
-      const auto w = 1 + (static_cast<int>(static_cast<unsigned char>(b[24])) |
-                          static_cast<int>(static_cast<unsigned char>(b[25])) << 8 |
-                          static_cast<int>(static_cast<unsigned char>(b[26])) << 16);
-      const auto h = 1 + (static_cast<int>(static_cast<unsigned char>(b[27])) |
-                          static_cast<int>(static_cast<unsigned char>(b[28])) << 8 |
-                          static_cast<int>(static_cast<unsigned char>(b[29])) << 16);
-      return Size{w, h};
-    }
-    if (b.compare(12, 4, "VP8 ") == 0) {
-      return Size{static_cast<int>(le16(b, 26) & 0x3fff), static_cast<int>(le16(b, 28) & 0x3fff)};
-    }
-    return std::nullopt;
-  }
-  if (b.size() >= 4 && static_cast<unsigned char>(b[0]) == 0xFF &&
-      static_cast<unsigned char>(b[1]) == 0xD8) {
-    std::size_t at = 2;
-    while (at + 9 < b.size()) {
-      if (static_cast<unsigned char>(b[at]) != 0xFF) return std::nullopt;
-      const auto marker = static_cast<unsigned char>(b[at + 1]);
-      if (marker == 0xFF) {
-        ++at;
-        continue;
-      }
-      const unsigned length = be16(b, at + 2);
-      const bool frame =
-          marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
-      if (frame) return Size{static_cast<int>(be16(b, at + 7)), static_cast<int>(be16(b, at + 5))};
-      at += 2 + length;
-    }
-  }
-  return std::nullopt;
-}
-
-PdfText pdf_text(const std::string& bytes) {
-  PdfText out;
-  // A PDF string literal starting at `at` (just after '('): balanced parentheses, escapes.
-  auto literal = [&](std::size_t& at) {
-    std::string s;
-    int depth = 1;
-    while (at < bytes.size()) {
-      const char c = bytes[at++];
-      if (c == '\\' && at < bytes.size()) {
-        const char e = bytes[at++];
-        switch (e) {
-          case 'n':
-            s += '\n';
-            break;
-          case 'r':
-            s += '\r';
-            break;
-          case 't':
-            s += '\t';
-            break;
-          case 'b':
-          case 'f':
-            break;
-          default:
-            if (e >= '0' && e <= '7') {
-              int value = e - '0';
-              for (int i = 0; i < 2 && at < bytes.size() && bytes[at] >= '0' && bytes[at] <= '7';
-                   ++i) {
-                value = value * 8 + (bytes[at++] - '0');
-              }
-              s += static_cast<char>(value);
-            } else if (e != '\n') {
-              s += e;
-            }
-        }
-        continue;
-      }
-      if (c == '(') ++depth;
-      if (c == ')' && --depth == 0) break;
-      s += c;
-    }
-    return s;
-  };
-  const auto title = bytes.find("/Title");
-  if (title != std::string::npos) {
-    std::size_t at = bytes.find_first_not_of(" \r\n\t", title + 6);
-    if (at != std::string::npos && bytes[at] == '(') {
-      ++at;
-      out.title = collapse_space(literal(at));
-    }
-  }
-  std::size_t search = 0;
-  while (true) {
-    const auto stream = bytes.find("stream", search);
-    if (stream == std::string::npos) break;
-    const auto dict_start = bytes.rfind("<<", stream);
-    const bool compressed =
-        dict_start != std::string::npos && bytes.find("/Filter", dict_start) < stream;
-    std::size_t begin = stream + 6;
-    if (begin < bytes.size() && bytes[begin] == '\r') ++begin;
-    if (begin < bytes.size() && bytes[begin] == '\n') ++begin;
-    const auto end = bytes.find("endstream", begin);
-    if (end == std::string::npos) break;
-    search = end + 9;
-    if (compressed) continue;
-    std::string line;
-    for (std::size_t at = begin; at < end; ++at) {
-      const char c = bytes[at];
-      if (c == '(') {
-        ++at;
-        line += literal(at);
-        --at;
-      } else if (c == '\'' || c == '"' || (c == 'T' && at + 1 < end && bytes[at + 1] == '*')) {
-        // Moves to the next line before showing text.
-        if (!line.empty()) out.text += collapse_space(line) + "\n";
-        line.clear();
-      } else if (c == 'E' && at + 1 < end && bytes[at + 1] == 'T') {
-        if (!line.empty()) out.text += collapse_space(line) + "\n";
-        line.clear();
-      }
-    }
-    if (!line.empty()) out.text += collapse_space(line) + "\n";
-  }
-  return out;
-}
-
-std::optional<TimeRange> parse_tbs(const std::string& tbs, Clock_::time_point now,
-                                   std::string& error) {
-  TimeRange range;
-  if (tbs.empty()) return range;
-  if (tbs.rfind("qdr:", 0) == 0 && tbs.size() >= 5) {
-    const char unit = tbs[4];
-    long long count = 1;
-    if (tbs.size() > 5) {
-      count = 0;
-      for (std::size_t i = 5; i < tbs.size(); ++i) {
-        if (!std::isdigit(static_cast<unsigned char>(tbs[i])) || count > 100000) {
-          error = "tbs '" + tbs + "': a qdr unit may only be followed by a count";
-          return std::nullopt;
-        }
-        count = count * 10 + (tbs[i] - '0');
-      }
-      if (count == 0) {
-        error = "tbs '" + tbs + "': the count must be at least 1";
-        return std::nullopt;
-      }
-    }
-    std::chrono::hours unit_length{0};
-    switch (unit) {
-      case 'h':
-        unit_length = std::chrono::hours(1);
-        break;
-      case 'd':
-        unit_length = std::chrono::hours(24);
-        break;
-      case 'w':
-        unit_length = std::chrono::hours(24 * 7);
-        break;
-      case 'm':
-        unit_length = std::chrono::hours(24 * 30);
-        break;
-      case 'y':
-        unit_length = std::chrono::hours(24 * 365);
-        break;
-      default:
-        error = "tbs '" + tbs + "': qdr takes h, d, w, m or y";
-        return std::nullopt;
-    }
-    range.from = now - unit_length * count;
-    range.to = now;
-    return range;
-  }
-  if (tbs.rfind("cdr:1", 0) == 0) {
-    // cdr:1,cd_min:MM/DD/YYYY,cd_max:MM/DD/YYYY (either bound may be left out)
-    std::size_t at = 5;
-    while (at < tbs.size()) {
-      if (tbs[at] != ',') break;
-      const auto next = tbs.find(',', at + 1);
-      const std::string part =
-          tbs.substr(at + 1, next == std::string::npos ? std::string::npos : next - at - 1);
-      at = next == std::string::npos ? tbs.size() : next;
-      const auto colon = part.find(':');
-      const std::string key = part.substr(0, colon);
-      const std::string value = colon == std::string::npos ? "" : part.substr(colon + 1);
-      unsigned m = 0, d = 0;
-      long long y = 0;
-      char s1 = 0, s2 = 0;
-      int consumed = 0;
-      const bool ok =
-          std::sscanf(value.c_str(), "%u%c%u%c%lld%n", &m, &s1, &d, &s2, &y, &consumed) == 5 &&
-          consumed == static_cast<int>(value.size()) && s1 == '/' && s2 == '/' && m >= 1 &&
-          m <= 12 && d >= 1 && d <= 31 && y >= 1000 && y <= 9999;
-      if (!ok || (key != "cd_min" && key != "cd_max")) {
-        error = "tbs '" + tbs + "': expected cd_min:MM/DD/YYYY and/or cd_max:MM/DD/YYYY";
-        return std::nullopt;
-      }
-      const Clock_::time_point day{std::chrono::seconds(days_from_civil(y, m, d) * 86400LL)};
-      if (key == "cd_min") {
-        range.from = day;
-      } else {
-        range.to = day + std::chrono::hours(24) - std::chrono::seconds(1);
-      }
-    }
-    if (at != tbs.size()) {
-      error = "tbs '" + tbs + "': expected cdr:1,cd_min:MM/DD/YYYY,cd_max:MM/DD/YYYY";
-      return std::nullopt;
-    }
-    return range;
-  }
-  error = "tbs '" + tbs +
-          "' is not one of qdr:h, qdr:d, qdr:w, qdr:m, qdr:y or "
-          "cdr:1,cd_min:MM/DD/YYYY,cd_max:MM/DD/YYYY";
-  return std::nullopt;
 }
 
 SearchService::SearchService(const web::VirtualWeb& web, const Clock& clock)
@@ -462,11 +229,14 @@ std::optional<PageRecord> SearchService::read_page(const std::string& url,
   page.filetype = filetype_of(fetched.content_type, page.path);
 
   if (page.filetype == "pdf") {
-    const PdfText pdf = pdf_text(fetched.body);
-    page.title = pdf.title;
-    page.text = pdf.text;
+    // The same reader as the `pdf` parser of scrape (poppler), so search indexes what a scrape
+    // of the file shows; a file poppler cannot open is not a searchable document.
+    const formats::PdfResult pdf = formats::pdf_to_markdown(fetched.body);
+    if (pdf.error) return std::nullopt;
+    page.title = collapse_space(pdf.title);
+    page.text = pdf.markdown;
     if (page.title.empty()) {
-      const auto lines = split_sentences(pdf.text);
+      const auto lines = split_sentences(pdf.markdown);
       if (!lines.empty()) page.title = clip(lines.front(), 80);
     }
     const auto sentences = split_sentences(page.text);

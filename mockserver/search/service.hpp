@@ -13,7 +13,9 @@
 
 #include "core/clock.hpp"
 #include "search/index.hpp"
+#include "search/image_size.hpp"
 #include "search/query.hpp"
+#include "search/tbs.hpp"
 #include "web/virtual_web.hpp"
 
 namespace webdata::mock::search {
@@ -118,25 +120,5 @@ class SearchService {
 
 /// The category ("github", "research", "pdf") rules: by host and by file type.
 bool in_category(const PageRecord& page, const std::string& category);
-
-/// Reads the width and height of a PNG, GIF, JPEG or WebP image from its bytes.
-std::optional<Size> image_size(const std::string& bytes);
-
-/// Text of a PDF: the strings shown by its uncompressed content streams (Tj, TJ, ', "), one
-/// line per text line, and its /Title. Compressed streams are skipped.
-struct PdfText {
-  std::string title;
-  std::string text;
-};
-PdfText pdf_text(const std::string& bytes);
-
-/// The time range of a `tbs` value relative to `now`; nullopt with `error` set when it cannot
-/// be read. An empty tbs is no range (both bounds open).
-struct TimeRange {
-  std::optional<std::chrono::system_clock::time_point> from;
-  std::optional<std::chrono::system_clock::time_point> to;
-};
-std::optional<TimeRange> parse_tbs(const std::string& tbs,
-                                   std::chrono::system_clock::time_point now, std::string& error);
 
 }  // namespace webdata::mock::search

@@ -1,4 +1,4 @@
-// Pieces of the search service that need no server: query parsing, tbs, image headers, PDF text.
+// Pieces of the search service that need no server: query parsing, tbs, image headers.
 #include <catch2/catch.hpp>
 
 #include "core/time.hpp"
@@ -90,16 +90,6 @@ TEST_CASE("image sizes come from PNG, GIF and JPEG headers", "[images]") {
   CHECK(image_size(jpeg)->width == 640);
   CHECK(image_size(jpeg)->height == 480);
   CHECK_FALSE(image_size("not an image"));
-}
-
-TEST_CASE("PDF text comes from uncompressed content streams", "[pdf]") {
-  const std::string pdf =
-      "%PDF-1.4\n1 0 obj\n<< /Length 60 >>\nstream\nBT (Hello \\(PDF\\)) Tj T* (Second line) Tj "
-      "ET\n"
-      "endstream\nendobj\n2 0 obj\n<< /Title (Report) >>\nendobj\n";
-  const PdfText text = pdf_text(pdf);
-  CHECK(text.title == "Report");
-  CHECK(text.text == "Hello (PDF)\nSecond line\n");
 }
 
 TEST_CASE("age text", "[text]") {
