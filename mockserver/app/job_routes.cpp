@@ -64,25 +64,6 @@ std::vector<std::string> split_protocols(const std::string& header) {
 }
 
 /// `{"type":"catchup","data":<status response with every document so far>}`; job lock held.
-std::string catchup_message(const jobs::Job& job, std::chrono::system_clock::time_point now) {
-  json head = {{"success", true},
-               {"status", job.status},
-               {"total", job.total},
-               {"completed", job.completed},
-               {"creditsUsed", job.credits_used},
-               {"expiresAt", iso8601(job.expires_at_locked(now))}};
-  if (job.error) head["error"] = *job.error;
-  std::string body = head.dump(-1, ' ', false, json::error_handler_t::replace);
-  body.pop_back();  // the closing brace: the stored documents are spliced in as they are
-  body += ",\"data\":[";
-  for (std::size_t i = 0; i < job.documents.size(); ++i) {
-    if (i != 0) body += ',';
-    body += job.documents[i];
-  }
-  body += "]}";
-  return "{\"type\":\"catchup\",\"data\":" + body + "}";
-}
-
 /// The end of a watch: an error message first when the job failed, then close 1000 "done".
 void end_watch(http::WebSocketConnection& connection, bool failed,
                const std::optional<std::string>& error) {
@@ -257,25 +238,27 @@ std::optional<http::WebSocketRoute> MockServer::watch_crawl(const http::Request&
                                                  : "Job not found"));
     }
     std::weak_ptr<http::WebSocketConnection> weak = connection;
-    const auto snapshot = [this, &connection](const jobs::Job& j) {
-      connection->send_text(catchup_message(j, clock_.now()));
-      if (j.terminal_locked()) end_watch(*connection, j.status == "failed", j.error);
+    const auto snapshot = [&connection](const jobs::WatchSnapshot& snap) {
+      connection->send_text("{\"type\":\"catchup\",\"data\":" + snap.body + "}");
+      if (snap.state != jobs::JobState::scraping) {
+        end_watch(*connection, snap.state == jobs::JobState::failed, snap.error);
+      }
     };
     // Runs under the job's lock, on the thread that scraped the page: it only queues.
-    auto listener = [weak](const jobs::Job& j, const std::string& event, bool /*success*/,
-                           const json& data, const std::optional<std::string>& error) {
+    auto listener = [weak](jobs::JobEvent event, std::string_view document,
+                           const std::optional<std::string>& error) {
       const auto watcher = weak.lock();
       if (!watcher) return;
-      if (event == "page") {
-        // The page just stored is the last document; send the stored bytes as they are.
-        std::string document = !j.documents.empty()
-                                   ? j.documents.back()
-                                   : data.at(0).dump(-1, ' ', false, json::error_handler_t::replace);
-        watcher->send_text("{\"type\":\"document\",\"data\":" + document + "}");
-      } else if (event == "completed") {
-        end_watch(*watcher, false, std::nullopt);
-      } else if (event == "failed") {
-        end_watch(*watcher, true, error);
+      switch (event) {
+        case jobs::JobEvent::page:
+          // The stored bytes as they are: what the status endpoint serves for this page.
+          watcher->send_text(std::string("{\"type\":\"document\",\"data\":")
+                                 .append(document)
+                                 .append("}"));
+          break;
+        case jobs::JobEvent::completed: end_watch(*watcher, false, std::nullopt); break;
+        case jobs::JobEvent::failed: end_watch(*watcher, true, error); break;
+        case jobs::JobEvent::started: break;
       }
     };
     subscription->store(jobs_->watch(job, snapshot, std::move(listener)));

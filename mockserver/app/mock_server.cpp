@@ -34,9 +34,9 @@ MockServer::MockServer(Config config, std::ostream& log)
   delivery.signature_header = config_.webhook_signature_header;
   webhooks_ = std::make_unique<webhooks::Dispatcher>(delivery);
   jobs_ = std::make_unique<jobs::JobEngine>(*scraper_, *web_, teams_, clock_, engine);
-  jobs_->set_event_sink([this](const jobs::Job& job, const std::string& event, bool success,
+  jobs_->set_event_sink([this](const jobs::Job& job, jobs::JobEvent event, bool success,
                                const json& data, const std::optional<std::string>& error) {
-    deliver_event(job, event, success, data, error);
+    deliver_event(job, jobs::event_name(event), success, data, error);
   });
   add_routes();
   add_admin_routes();

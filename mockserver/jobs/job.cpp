@@ -8,16 +8,44 @@ const char* kind_name(JobKind kind) {
   return kind == JobKind::crawl ? "crawl" : "batch_scrape";
 }
 
+const char* state_name(JobState state) {
+  switch (state) {
+    case JobState::scraping: return "scraping";
+    case JobState::completed: return "completed";
+    case JobState::failed: return "failed";
+    case JobState::cancelled: return "cancelled";
+  }
+  return "failed";
+}
+
+std::optional<JobState> parse_state(std::string_view name) {
+  for (const JobState state :
+       {JobState::scraping, JobState::completed, JobState::failed, JobState::cancelled}) {
+    if (name == state_name(state)) return state;
+  }
+  return std::nullopt;
+}
+
+const char* event_name(JobEvent event) {
+  switch (event) {
+    case JobEvent::started: return "started";
+    case JobEvent::page: return "page";
+    case JobEvent::completed: return "completed";
+    case JobEvent::failed: return "failed";
+  }
+  return "failed";
+}
+
 nlohmann::json JobError::to_json() const {
   return {{"id", id}, {"timestamp", timestamp}, {"url", url}, {"code", code}, {"error", error}};
 }
 
-void Job::add_document_locked(std::string serialized) {
+void JobProgress::add_document(std::string serialized) {
   offsets.push_back(offsets.back() + serialized.size());
   documents.push_back(std::move(serialized));
 }
 
-Chunk Job::chunk_locked(std::size_t skip, std::size_t limit, std::size_t chunk_bytes) const {
+Chunk JobProgress::chunk(std::size_t skip, std::size_t limit, std::size_t chunk_bytes) const {
   Chunk chunk;
   const std::size_t n = documents.size();
   chunk.begin = std::min(skip, n);
@@ -37,7 +65,13 @@ Chunk Job::chunk_locked(std::size_t skip, std::size_t limit, std::size_t chunk_b
   return chunk;
 }
 
-std::chrono::system_clock::time_point Job::expires_at_locked(
+Chunk JobProgress::all() const {
+  Chunk chunk;
+  chunk.end = documents.size();
+  return chunk;
+}
+
+std::chrono::system_clock::time_point JobProgress::expires_at(
     std::chrono::system_clock::time_point now) const {
   return (finished_at ? *finished_at : now) + std::chrono::hours(24);
 }

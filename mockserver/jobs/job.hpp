@@ -6,6 +6,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -32,24 +33,21 @@ struct Chunk {
   bool more = false;    ///< Documents exist beyond `end`.
 };
 
-/// A crawl or batch scrape job. Identity and options are fixed at creation; the mutable part
-/// (state, counters, documents, errors) is guarded by `mutex`. Documents are kept as their
-/// serialized JSON with a running sum of sizes, so a chunk at any offset is found by binary
-/// search, never by rescanning.
-struct Job {
-  // Fixed at creation.
-  std::string id;
-  std::string team_id;
-  JobKind kind = JobKind::crawl;
-  std::string version;  ///< "v1" | "v2"
-  std::string url;      ///< Crawl start URL (empty for a batch).
-  nlohmann::json options;  ///< The validated request body, defaults applied.
-  std::chrono::system_clock::time_point created_at;
-  bool zero_data_retention = false;
+/// Where a job is. Every state but `scraping` is final.
+enum class JobState { scraping, completed, failed, cancelled };
+const char* state_name(JobState state);  ///< The wire value: "scraping", "completed", ...
+std::optional<JobState> parse_state(std::string_view name);
 
-  mutable std::mutex mutex;
-  // Guarded by `mutex`.
-  std::string status = "scraping";
+/// What happened to a job, in order: `started`, a `page` per stored document, then one of
+/// `completed` (also for a cancelled job) or `failed`.
+enum class JobEvent { started, page, completed, failed };
+const char* event_name(JobEvent event);  ///< "started" | "page" | "completed" | "failed"
+
+/// The mutable part of a job. Reached only through Job::lock(), so nothing reads or writes it
+/// without the job's lock. Documents are kept as their serialized JSON with a running sum of
+/// sizes, so a chunk at any offset is found by binary search, never by rescanning.
+struct JobProgress {
+  JobState status = JobState::scraping;
   std::int64_t total = 0;
   std::int64_t completed = 0;
   std::int64_t credits_used = 0;
@@ -61,13 +59,49 @@ struct Job {
   std::vector<std::string> robots_blocked;
   bool expired_data_dropped = false;
 
-  bool terminal_locked() const { return status != "scraping"; }
-  void add_document_locked(std::string serialized);
+  bool terminal() const { return status != JobState::scraping; }
+  void add_document(std::string serialized);
   /// Documents from `skip`: as many as fit in `chunk_bytes` (at least one), at most `limit`.
-  Chunk chunk_locked(std::size_t skip, std::size_t limit, std::size_t chunk_bytes) const;
+  Chunk chunk(std::size_t skip, std::size_t limit, std::size_t chunk_bytes) const;
+  /// Every document stored so far, in one chunk (a watcher's catch-up).
+  Chunk all() const;
   /// When results stop being served: completion + 24 h; while running, `now` + 24 h.
-  std::chrono::system_clock::time_point expires_at_locked(
-      std::chrono::system_clock::time_point now) const;
+  std::chrono::system_clock::time_point expires_at(std::chrono::system_clock::time_point now) const;
+};
+
+/// A crawl or batch scrape job. Identity and options are fixed at creation (written before the
+/// job is shared, read freely after); the progress belongs to the job and its lock.
+class Job {
+ public:
+  // Fixed at creation.
+  std::string id;
+  std::string team_id;
+  JobKind kind = JobKind::crawl;
+  std::string version;  ///< "v1" | "v2"
+  std::string url;      ///< Crawl start URL (empty for a batch).
+  nlohmann::json options;  ///< The validated request body, defaults applied.
+  std::chrono::system_clock::time_point created_at;
+  bool zero_data_retention = false;
+
+  /// The progress with the job's lock held for as long as the handle lives.
+  template <typename P>
+  class Locked {
+   public:
+    Locked(std::mutex& mutex, P& progress) : lock_(mutex), progress_(&progress) {}
+    P* operator->() const { return progress_; }
+    P& operator*() const { return *progress_; }
+
+   private:
+    std::unique_lock<std::mutex> lock_;
+    P* progress_;
+  };
+
+  [[nodiscard]] Locked<JobProgress> lock() { return {mutex_, progress_}; }
+  [[nodiscard]] Locked<const JobProgress> lock() const { return {mutex_, progress_}; }
+
+ private:
+  mutable std::mutex mutex_;
+  JobProgress progress_;
 };
 
 }  // namespace webdata::mock::jobs

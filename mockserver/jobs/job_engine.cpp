@@ -43,7 +43,7 @@ struct JobEngine::Runtime {
   bool ignore_query = false;
   bool similar = true;
   bool follow_links = true;
-  bool prefaulted = false;  ///< Guarded by job->mutex: chunk buffers made ready once per job.
+  bool prefaulted = false;  ///< Guarded by the job's lock: chunk buffers made ready once per job.
   std::size_t chunk_bytes = 0;  ///< The chunk limit when the job started (for prefault only).
   int max_discovery_depth = -1;
   std::int64_t limit = 10000;
@@ -136,8 +136,8 @@ std::shared_ptr<Job> JobEngine::start_crawl(const Team& team, const std::string&
   runtime->chunk_bytes = settings_.chunk_bytes;
   jobs_[job->id] = job;
   {
-    std::lock_guard<std::mutex> job_lock(job->mutex);
-    emit(*job, "started", true, json::array(), std::nullopt);
+    const auto progress = job->lock();
+    emit(*job, *progress, JobEvent::started, true, json::array(), std::nullopt);
   }
   persist(*job);
   running_.push_back(runtime);
@@ -166,16 +166,16 @@ std::shared_ptr<Job> JobEngine::start_batch(const Team& team, const std::string&
   }
   runtime->scrape_options = std::move(scrape_options);
   for (auto& url : urls) runtime->pending.push_back(Task{std::move(url), 0, false});
-  job->total = static_cast<std::int64_t>(runtime->pending.size());
-  runtime->queued = job->total;
+  runtime->queued = static_cast<std::int64_t>(runtime->pending.size());
+  job->lock()->total = runtime->queued;
   job->options = std::move(options);
 
   std::lock_guard<std::mutex> lock(mutex_);
   runtime->chunk_bytes = settings_.chunk_bytes;
   jobs_[job->id] = job;
   {
-    std::lock_guard<std::mutex> job_lock(job->mutex);
-    emit(*job, "started", true, json::array(), std::nullopt);
+    const auto progress = job->lock();
+    emit(*job, *progress, JobEvent::started, true, json::array(), std::nullopt);
   }
   if (runtime->pending.empty()) {
     finish_locked(*runtime);
@@ -269,16 +269,16 @@ void JobEngine::finish_locked(Runtime& runtime) {
   running_.remove_if([&](const std::shared_ptr<Runtime>& r) { return r.get() == &runtime; });
   Job& job = *runtime.job;
   {
-    std::lock_guard<std::mutex> job_lock(job.mutex);
-    if (!job.terminal_locked()) {
-      job.finished_at = clock_.now();
+    const auto progress = job.lock();
+    if (!progress->terminal()) {
+      progress->finished_at = clock_.now();
       if (runtime.failure) {
-        job.status = "failed";
-        job.error = runtime.failure;
-        emit(job, "failed", false, json::array(), job.error);
+        progress->status = JobState::failed;
+        progress->error = runtime.failure;
+        emit(job, *progress, JobEvent::failed, false, json::array(), progress->error);
       } else {
-        job.status = "completed";
-        emit(job, "completed", true, json::array(), std::nullopt);
+        progress->status = JobState::completed;
+        emit(job, *progress, JobEvent::completed, true, json::array(), std::nullopt);
       }
     }
   }
@@ -297,8 +297,7 @@ void JobEngine::fail_job(Runtime& runtime, const std::string& message) {
 
 void JobEngine::run_task(Runtime& runtime, const Task& task) {
   {
-    std::lock_guard<std::mutex> job_lock(runtime.job->mutex);
-    if (runtime.job->terminal_locked()) return;  // cancelled while queued
+    if (runtime.job->lock()->terminal()) return;  // cancelled while queued
   }
   if (task.seed) {
     seed_crawl(runtime);
@@ -372,17 +371,13 @@ void JobEngine::offer_locked(Runtime& runtime, const std::string& text, int dept
   Job& job = *runtime.job;
   // Pages of other origins are checked against their own robots.txt when their turn comes.
   if (target.origin() == runtime.start_origin && !runtime.robots.allowed(target.target())) {
-    std::lock_guard<std::mutex> job_lock(job.mutex);
-    job.robots_blocked.push_back(target.str());
+    job.lock()->robots_blocked.push_back(target.str());
     if (persistence_) persistence_->add_robots_blocked(job.id, target.str());
     return;
   }
   if (runtime.queued >= runtime.limit) return;
   ++runtime.queued;
-  {
-    std::lock_guard<std::mutex> job_lock(job.mutex);
-    job.total = runtime.queued;
-  }
+  job.lock()->total = runtime.queued;
   runtime.pending.push_back(Task{target.str(), depth, false});
 }
 
@@ -413,9 +408,9 @@ void JobEngine::scrape_page(Runtime& runtime, const Task& task) {
   if (job.kind == JobKind::crawl && !robots_allow(runtime, task.url)) {
     std::lock_guard<std::mutex> lock(mutex_);
     --runtime.queued;  // a blocked page is not a page of the crawl
-    std::lock_guard<std::mutex> job_lock(job.mutex);
-    job.total = runtime.queued;
-    job.robots_blocked.push_back(task.url);
+    const auto progress = job.lock();
+    progress->total = runtime.queued;
+    progress->robots_blocked.push_back(task.url);
     if (persistence_) persistence_->add_robots_blocked(job.id, task.url);
     return;
   }
@@ -432,12 +427,12 @@ void JobEngine::scrape_page(Runtime& runtime, const Task& task) {
       fail_job(runtime, "The start URL could not be reached: " + outcome.failure->message);
       return;
     }
-    std::lock_guard<std::mutex> job_lock(job.mutex);
-    if (job.terminal_locked()) return;
+    const auto progress = job.lock();
+    if (progress->terminal()) return;
     JobError error{uuid4(), iso8601(clock_.now()), task.url, outcome.failure->code,
                    outcome.failure->message};
     if (persistence_) persistence_->add_error(job.id, error);
-    job.errors.push_back(std::move(error));
+    progress->errors.push_back(std::move(error));
     return;
   }
 
@@ -447,19 +442,19 @@ void JobEngine::scrape_page(Runtime& runtime, const Task& task) {
   }
   bool prefault = false;
   {
-    std::lock_guard<std::mutex> job_lock(job.mutex);
-    if (job.terminal_locked()) return;  // cancelled while this page was in flight
+    const auto progress = job.lock();
+    if (progress->terminal()) return;  // cancelled while this page was in flight
     std::string serialized =
         outcome.document.dump(-1, ' ', false, json::error_handler_t::replace);
     if (persistence_ && !job.zero_data_retention) {
-      persistence_->add_document(job.id, job.documents.size(), serialized);
+      persistence_->add_document(job.id, progress->documents.size(), serialized);
     }
-    job.add_document_locked(std::move(serialized));
-    prefault = !runtime.prefaulted && job.offsets.back() >= runtime.chunk_bytes / 2;
+    progress->add_document(std::move(serialized));
+    prefault = !runtime.prefaulted && progress->offsets.back() >= runtime.chunk_bytes / 2;
     if (prefault) runtime.prefaulted = true;
-    ++job.completed;
-    job.credits_used += outcome.credits;
-    emit(job, "page", true, json::array({outcome.document}), std::nullopt);
+    ++progress->completed;
+    progress->credits_used += outcome.credits;
+    emit(job, *progress, JobEvent::page, true, json::array({outcome.document}), std::nullopt);
   }
   persist(job);
   // A job this large will be read in full chunks: have resident buffers ready for them, so that
@@ -485,16 +480,16 @@ JobEngine::Lookup JobEngine::find(const std::string& id, const std::string& team
     job = it->second;
   }
   if (job->team_id != team_id || job->kind != kind) return Lookup::not_found;
-  std::lock_guard<std::mutex> job_lock(job->mutex);
+  const auto progress = job->lock();
   const auto now = clock_.now();
-  if (job->finished_at && now > *job->finished_at + std::chrono::hours(24)) {
-    if (!job->expired_data_dropped) {
+  if (progress->finished_at && now > *progress->finished_at + std::chrono::hours(24)) {
+    if (!progress->expired_data_dropped) {
       // Past retention nothing of the results is kept: the id stays as a tombstone.
-      std::vector<std::string>().swap(job->documents);
-      job->offsets.assign(1, 0);
-      job->errors.clear();
-      job->robots_blocked.clear();
-      job->expired_data_dropped = true;
+      std::vector<std::string>().swap(progress->documents);
+      progress->offsets.assign(1, 0);
+      progress->errors.clear();
+      progress->robots_blocked.clear();
+      progress->expired_data_dropped = true;
       if (persistence_) persistence_->drop_results(job->id);
     }
     return Lookup::expired;
@@ -513,12 +508,12 @@ JobEngine::CancelOutcome JobEngine::cancel(const std::string& id, const std::str
   }
   std::lock_guard<std::mutex> lock(mutex_);
   {
-    std::lock_guard<std::mutex> job_lock(job->mutex);
-    if (job->terminal_locked()) return CancelOutcome::already_finished;
-    job->status = "cancelled";
-    job->finished_at = clock_.now();
+    const auto progress = job->lock();
+    if (progress->terminal()) return CancelOutcome::already_finished;
+    progress->status = JobState::cancelled;
+    progress->finished_at = clock_.now();
     // `completed` comes once, after the last page, also for a cancelled job (issue 7).
-    emit(*job, "completed", true, json::array(), std::nullopt);
+    emit(*job, *progress, JobEvent::completed, true, json::array(), std::nullopt);
   }
   for (auto& runtime : running_) {
     if (runtime->job == job) runtime->pending.clear();  // queued pages are dropped silently
@@ -538,8 +533,7 @@ std::vector<std::shared_ptr<Job>> JobEngine::active_crawls(const std::string& te
   std::lock_guard<std::mutex> lock(mutex_);
   for (const auto& [id, job] : jobs_) {
     if (job->team_id != team_id || job->kind != JobKind::crawl) continue;
-    std::lock_guard<std::mutex> job_lock(job->mutex);
-    if (job->status == "scraping") out.push_back(job);
+    if (!job->lock()->terminal()) out.push_back(job);
   }
   std::sort(out.begin(), out.end(),
             [](const auto& a, const auto& b) { return a->created_at < b->created_at; });
@@ -549,21 +543,27 @@ std::vector<std::shared_ptr<Job>> JobEngine::active_crawls(const std::string& te
 std::string JobEngine::status_body(const Job& job, std::size_t skip, std::size_t limit,
                                    const std::string& next_base) {
   const std::size_t chunk_bytes = settings().chunk_bytes;
-  std::lock_guard<std::mutex> job_lock(job.mutex);
-  const Chunk chunk = job.chunk_locked(skip, limit, chunk_bytes);
-  json head = {{"success", true},
-               {"status", job.status},
-               {"total", job.total},
-               {"completed", job.completed},
-               {"creditsUsed", job.credits_used},
-               {"expiresAt", iso8601(job.expires_at_locked(clock_.now()))}};
-  if (chunk.more || !job.terminal_locked()) {
+  const auto progress = job.lock();
+  const Chunk chunk = progress->chunk(skip, limit, chunk_bytes);
+  std::optional<std::string> next;
+  if (chunk.more || !progress->terminal()) {
     const bool repeat = settings_.fault_repeat_skip && chunk.end > chunk.begin;
-    std::string next = next_base + "?skip=" + std::to_string(chunk.end - (repeat ? 1 : 0));
-    if (limit > 0) next += "&limit=" + std::to_string(limit);
-    head["next"] = next;
+    next = next_base + "?skip=" + std::to_string(chunk.end - (repeat ? 1 : 0));
+    if (limit > 0) *next += "&limit=" + std::to_string(limit);
   }
-  if (job.error) head["error"] = *job.error;
+  return status_body_locked(*progress, chunk, next);
+}
+
+std::string JobEngine::status_body_locked(const JobProgress& progress, const Chunk& chunk,
+                                          const std::optional<std::string>& next) const {
+  json head = {{"success", true},
+               {"status", state_name(progress.status)},
+               {"total", progress.total},
+               {"completed", progress.completed},
+               {"creditsUsed", progress.credits_used},
+               {"expiresAt", iso8601(progress.expires_at(clock_.now()))}};
+  if (next) head["next"] = *next;
+  if (progress.error) head["error"] = *progress.error;
   // The documents are already serialized: splice them in rather than parse them again.
   const std::string head_text = head.dump(-1, ' ', false, json::error_handler_t::replace);
   // One allocation of the exact size: growing a 10 MB chunk by doubling costs several copies
@@ -571,22 +571,22 @@ std::string JobEngine::status_body(const Job& job, std::size_t skip, std::size_t
   // Large bodies come from recycled, already resident buffers (LargeBuffers).
   std::string body = LargeBuffers::take(
       head_text.size() + 16 + (chunk.end - chunk.begin) +
-      static_cast<std::size_t>(job.offsets[chunk.end] - job.offsets[chunk.begin]));
+      static_cast<std::size_t>(progress.offsets[chunk.end] - progress.offsets[chunk.begin]));
   body.append(head_text, 0, head_text.size() - 1);  // without the closing brace
   body += ",\"data\":[";
   for (std::size_t i = chunk.begin; i < chunk.end; ++i) {
     if (i != chunk.begin) body += ',';
-    body += job.documents[i];
+    body += progress.documents[i];
   }
   body += "]}";
   return body;
 }
 
 json JobEngine::errors_body(const Job& job) const {
-  std::lock_guard<std::mutex> job_lock(job.mutex);
+  const auto progress = job.lock();
   json errors = json::array();
-  for (const auto& e : job.errors) errors.push_back(e.to_json());
-  return {{"errors", errors}, {"robotsBlocked", job.robots_blocked}};
+  for (const auto& e : progress->errors) errors.push_back(e.to_json());
+  return {{"errors", errors}, {"robotsBlocked", progress->robots_blocked}};
 }
 
 json JobEngine::active_entry(const Job& job) const {
@@ -603,26 +603,31 @@ json JobEngine::active_entry(const Job& job) const {
 // ---------------------------------------------------------------------------------------------
 // Settings and housekeeping
 
-void JobEngine::emit(const Job& job, const std::string& event, bool success, const json& data,
-                     const std::optional<std::string>& error) {
+void JobEngine::emit(const Job& job, const JobProgress& progress, JobEvent event, bool success,
+                     const json& data, const std::optional<std::string>& error) {
   if (sink_) sink_(job, event, success, data, error);
-  notify_watchers(job, event, success, data, error);
+  notify_watchers(job, progress, event, error);
 }
 
-void JobEngine::notify_watchers(const Job& job, const std::string& event, bool success,
-                                const json& data, const std::optional<std::string>& error) {
+void JobEngine::notify_watchers(const Job& job, const JobProgress& progress, JobEvent event,
+                                const std::optional<std::string>& error) {
   std::lock_guard<std::mutex> lock(watchers_mutex_);
   const auto it = watchers_.find(job.id);
   if (it == watchers_.end()) return;
-  for (const auto& [id, listener] : it->second) listener(job, event, success, data, error);
+  // A page event follows the page's storing: the document is the last one, as stored.
+  const std::string_view document =
+      event == JobEvent::page && !progress.documents.empty() ? progress.documents.back()
+                                                              : std::string_view();
+  for (const auto& [id, listener] : it->second) listener(event, document, error);
 }
 
 std::uint64_t JobEngine::watch(const std::shared_ptr<Job>& job,
-                               const std::function<void(const Job&)>& snapshot,
+                               const std::function<void(const WatchSnapshot&)>& snapshot,
                                WatchListener listener) {
-  std::lock_guard<std::mutex> job_lock(job->mutex);
-  snapshot(*job);
-  if (job->terminal_locked()) return 0;
+  const auto progress = job->lock();
+  snapshot(WatchSnapshot{status_body_locked(*progress, progress->all(), std::nullopt),
+                         progress->status, progress->error});
+  if (progress->terminal()) return 0;
   std::lock_guard<std::mutex> lock(watchers_mutex_);
   const std::uint64_t id = next_watcher_++;
   watchers_[job->id].emplace(id, std::move(listener));
@@ -649,8 +654,7 @@ std::size_t JobEngine::watcher_count() const {
 
 void JobEngine::persist(const Job& job) {
   if (!persistence_) return;
-  std::lock_guard<std::mutex> job_lock(job.mutex);
-  persistence_->save_job(job);
+  persistence_->save_job(job, *job.lock());
 }
 
 void JobEngine::set_event_sink(EventSink sink) {
@@ -683,12 +687,12 @@ void JobEngine::reset() {
   for (auto& runtime : running_) {
     runtime->pending.clear();
     runtime->finished = true;
-    std::lock_guard<std::mutex> job_lock(runtime->job->mutex);
-    if (!runtime->job->terminal_locked()) {
-      runtime->job->status = "cancelled";
-      runtime->job->finished_at = clock_.now();
+    const auto progress = runtime->job->lock();
+    if (!progress->terminal()) {
+      progress->status = JobState::cancelled;
+      progress->finished_at = clock_.now();
       // No webhook (the dispatcher is reset too), but a watcher must not wait forever.
-      notify_watchers(*runtime->job, "completed", true, json::array(), std::nullopt);
+      notify_watchers(*runtime->job, *progress, JobEvent::completed, std::nullopt);
     }
   }
   running_.clear();

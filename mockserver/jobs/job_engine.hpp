@@ -10,6 +10,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -33,16 +34,27 @@ struct EngineSettings {
   bool fault_repeat_skip = false;  ///< --inject-fault repeat-skip: `next` repeats a document.
 };
 
-/// Receives job events in order: "started", "page" (data: the document), "completed", "failed".
-/// Called with the job's lock held, so events of one job arrive in the order they happened;
-/// the sink must not block (the webhook dispatcher only queues).
-using EventSink = std::function<void(const Job& job, const std::string& event, bool success,
+/// Receives job events in order (see JobEvent); `data` is `[document]` for a page event and
+/// empty otherwise. Called with the job's lock held, so events of one job arrive in the order
+/// they happened; the sink must not block (the webhook dispatcher only queues) and must not
+/// lock the job again (it may read the job's fixed fields).
+using EventSink = std::function<void(const Job& job, JobEvent event, bool success,
                                      const nlohmann::json& data,
                                      const std::optional<std::string>& error)>;
 
-/// One watcher's view of a job's events (same arguments as EventSink). Called with the job's
-/// lock held, in event order; must not block (the crawl watcher only queues a message).
-using WatchListener = EventSink;
+/// One watcher's view of a job's events: for `page`, the stored document as its serialized
+/// JSON (the bytes the status endpoint serves); for `failed`, why. Called with the job's lock
+/// held, in event order; must not block (the crawl watcher only queues a message).
+using WatchListener = std::function<void(JobEvent event, std::string_view document,
+                                         const std::optional<std::string>& error)>;
+
+/// What a watcher sees first: the status body with every document so far (no `next`), and
+/// whether the job already ended.
+struct WatchSnapshot {
+  std::string body;
+  JobState state = JobState::scraping;
+  std::optional<std::string> error;
+};
 
 /// Runs crawl and batch scrape jobs: a worker pool that picks pages round-robin across jobs
 /// within each job's `maxConcurrency` and each team's concurrency limit, a crawler (robots.txt,
@@ -91,7 +103,8 @@ class JobEngine {
   /// A job that already ended gets the snapshot only, and the result is 0. Otherwise the
   /// result identifies the subscription for unwatch(); the listener also hears `completed` when
   /// reset() stops the job.
-  std::uint64_t watch(const std::shared_ptr<Job>& job, const std::function<void(const Job&)>& snapshot,
+  std::uint64_t watch(const std::shared_ptr<Job>& job,
+                      const std::function<void(const WatchSnapshot&)>& snapshot,
                       WatchListener listener);
   /// Ends a subscription. When it returns, the listener is not running and will not run again.
   void unwatch(std::uint64_t id);
@@ -120,10 +133,13 @@ class JobEngine {
   /// Queues `url` for the crawl if it is new, in scope, allowed and within the limit.
   void offer_locked(Runtime& runtime, const std::string& url, int depth);
   void finish_locked(Runtime& runtime);
-  void emit(const Job& job, const std::string& event, bool success, const nlohmann::json& data,
-            const std::optional<std::string>& error);
-  void notify_watchers(const Job& job, const std::string& event, bool success,
-                       const nlohmann::json& data, const std::optional<std::string>& error);
+  /// The one builder of a status body, for the status endpoint and the watcher's catch-up.
+  std::string status_body_locked(const JobProgress& progress, const Chunk& chunk,
+                                 const std::optional<std::string>& next) const;
+  void emit(const Job& job, const JobProgress& progress, JobEvent event, bool success,
+            const nlohmann::json& data, const std::optional<std::string>& error);
+  void notify_watchers(const Job& job, const JobProgress& progress, JobEvent event,
+                       const std::optional<std::string>& error);
   void fail_job(Runtime& runtime, const std::string& message);
   void persist(const Job& job);
 

@@ -121,45 +121,48 @@ std::vector<std::shared_ptr<Job>> JobPersistence::load(TimePoint now) {
     job->options = nlohmann::json::parse(jobs.text(5), nullptr, false);
     job->created_at = from_ms(jobs.integer(6));
     job->zero_data_retention = jobs.integer(7) != 0;
-    job->status = jobs.text(8);
-    job->total = jobs.integer(9);
-    job->completed = jobs.integer(10);
-    job->credits_used = jobs.integer(11);
-    if (!jobs.is_null(12)) job->finished_at = from_ms(jobs.integer(12));
-    if (!jobs.is_null(13)) job->error = jobs.text(13);
-    job->expired_data_dropped = jobs.integer(14) != 0;
+    const auto progress = job->lock();
+    // A state this version does not know (a newer mock wrote it) reads as an ended job.
+    progress->status = parse_state(jobs.text(8)).value_or(JobState::failed);
+    progress->total = jobs.integer(9);
+    progress->completed = jobs.integer(10);
+    progress->credits_used = jobs.integer(11);
+    if (!jobs.is_null(12)) progress->finished_at = from_ms(jobs.integer(12));
+    if (!jobs.is_null(13)) progress->error = jobs.text(13);
+    progress->expired_data_dropped = jobs.integer(14) != 0;
     out.push_back(job);
   }
   for (auto& job : out) {
+    const auto progress = job->lock();
     Statement docs(db_, "SELECT body FROM documents WHERE job_id = ? ORDER BY idx");
     docs.bind(1, job->id);
-    while (docs.step()) job->add_document_locked(docs.text(0));
+    while (docs.step()) progress->add_document(docs.text(0));
     Statement errors(db_, "SELECT body FROM errors WHERE job_id = ? ORDER BY seq");
     errors.bind(1, job->id);
     while (errors.step()) {
       const auto e = nlohmann::json::parse(errors.text(0), nullptr, false);
       if (!e.is_object()) continue;
-      job->errors.push_back(JobError{e.value("id", ""), e.value("timestamp", ""),
+      progress->errors.push_back(JobError{e.value("id", ""), e.value("timestamp", ""),
                                      e.value("url", ""), e.value("code", ""),
                                      e.value("error", "")});
     }
     Statement blocked(db_, "SELECT url FROM robots_blocked WHERE job_id = ? ORDER BY seq");
     blocked.bind(1, job->id);
-    while (blocked.step()) job->robots_blocked.push_back(blocked.text(0));
+    while (blocked.step()) progress->robots_blocked.push_back(blocked.text(0));
     // The documents are what count: `completed` is what survived.
-    job->completed = static_cast<std::int64_t>(job->documents.size());
-    if (job->status == "scraping") {
-      job->status = "failed";
-      job->finished_at = now;
-      job->error = "The mock server stopped while this job was running; the " +
-                   std::to_string(job->documents.size()) +
+    progress->completed = static_cast<std::int64_t>(progress->documents.size());
+    if (!progress->terminal()) {
+      progress->status = JobState::failed;
+      progress->finished_at = now;
+      progress->error = "The mock server stopped while this job was running; the " +
+                   std::to_string(progress->documents.size()) +
                    " pages scraped before are kept";
     }
   }
   return out;
 }
 
-void JobPersistence::save_job(const Job& job) {
+void JobPersistence::save_job(const Job& job, const JobProgress& progress) {
   std::lock_guard<std::mutex> lock(mutex_);
   Statement s(db_, R"(INSERT INTO jobs (id, team_id, kind, version, url, options, created_at,
                         zero_data_retention, status, total, completed, credits_used,
@@ -170,19 +173,19 @@ void JobPersistence::save_job(const Job& job) {
   s.bind(1, job.id).bind(2, job.team_id).bind(3, std::string(kind_name(job.kind)));
   s.bind(4, job.version).bind(5, job.url).bind(6, job.options.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   s.bind(7, to_ms(job.created_at)).bind(8, job.zero_data_retention ? 1LL : 0LL);
-  s.bind(9, job.status).bind(10, static_cast<long long>(job.total));
-  s.bind(11, static_cast<long long>(job.completed)).bind(12, static_cast<long long>(job.credits_used));
-  if (job.finished_at) {
-    s.bind(13, to_ms(*job.finished_at));
+  s.bind(9, std::string(state_name(progress.status))).bind(10, static_cast<long long>(progress.total));
+  s.bind(11, static_cast<long long>(progress.completed)).bind(12, static_cast<long long>(progress.credits_used));
+  if (progress.finished_at) {
+    s.bind(13, to_ms(*progress.finished_at));
   } else {
     s.bind_null(13);
   }
-  if (job.error) {
-    s.bind(14, *job.error);
+  if (progress.error) {
+    s.bind(14, *progress.error);
   } else {
     s.bind_null(14);
   }
-  s.bind(15, job.expired_data_dropped ? 1LL : 0LL);
+  s.bind(15, progress.expired_data_dropped ? 1LL : 0LL);
   s.step();
 }
 

@@ -27,7 +27,7 @@ class JobPersistence {
   /// Every stored job; running ones are marked failed at `now`.
   std::vector<std::shared_ptr<Job>> load(std::chrono::system_clock::time_point now);
   /// Upserts the job's identity, state and counters (call with the job's lock held).
-  void save_job(const Job& job);
+  void save_job(const Job& job, const JobProgress& progress);
   void add_document(const std::string& job_id, std::size_t index, const std::string& body);
   void add_error(const std::string& job_id, const JobError& error);
   void add_robots_blocked(const std::string& job_id, const std::string& url);

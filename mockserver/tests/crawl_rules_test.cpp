@@ -124,30 +124,44 @@ TEST_CASE("URL identity for dedupe", "[crawl-rules]") {
 }
 
 TEST_CASE("chunks: byte budget, oversized documents alone, limit", "[crawl-rules][chunks]") {
-  Job job;
-  for (int i = 0; i < 10; ++i) job.add_document_locked(std::string(100, 'a'));  // 100 bytes each
-  auto chunk = job.chunk_locked(0, 0, 350);
+  JobProgress job;
+  for (int i = 0; i < 10; ++i) job.add_document(std::string(100, 'a'));  // 100 bytes each
+  auto chunk = job.chunk(0, 0, 350);
   CHECK(chunk.begin == 0);
   CHECK(chunk.end == 3);
   CHECK(chunk.more);
-  chunk = job.chunk_locked(3, 0, 350);
+  chunk = job.chunk(3, 0, 350);
   CHECK(chunk.end == 6);
-  chunk = job.chunk_locked(9, 0, 350);
+  chunk = job.chunk(9, 0, 350);
   CHECK(chunk.end == 10);
   CHECK_FALSE(chunk.more);
-  chunk = job.chunk_locked(0, 2, 10000);
+  chunk = job.chunk(0, 2, 10000);
   CHECK(chunk.end == 2);
-  chunk = job.chunk_locked(0, 0, 50);  // one document is larger than the budget: alone
+  chunk = job.chunk(0, 0, 50);  // one document is larger than the budget: alone
   CHECK(chunk.end == 1);
-  chunk = job.chunk_locked(25, 0, 50);  // past the end: empty
+  chunk = job.chunk(25, 0, 50);  // past the end: empty
   CHECK(chunk.begin == 10);
   CHECK(chunk.end == 10);
   // Walking every chunk yields each document exactly once.
   std::size_t seen = 0;
   for (std::size_t skip = 0; skip < 10;) {
-    const auto c = job.chunk_locked(skip, 0, 250);
+    const auto c = job.chunk(skip, 0, 250);
     seen += c.end - c.begin;
     skip = c.end;
   }
   CHECK(seen == 10);
+  const auto all = job.all();
+  CHECK(all.begin == 0);
+  CHECK(all.end == 10);
+}
+
+TEST_CASE("job states and events have their wire names and read back", "[jobs]") {
+  for (const JobState state :
+       {JobState::scraping, JobState::completed, JobState::failed, JobState::cancelled}) {
+    CHECK(parse_state(state_name(state)) == state);
+  }
+  CHECK(std::string(state_name(JobState::scraping)) == "scraping");
+  CHECK_FALSE(parse_state("done"));
+  CHECK(std::string(event_name(JobEvent::page)) == "page");
+  CHECK(std::string(event_name(JobEvent::failed)) == "failed");
 }
