@@ -88,7 +88,8 @@ json Config::to_json(bool mask_secrets) const {
                           {"credits", t.credits},
                           {"webhookSecret", mask_secrets ? mask(t.webhook_secret) : t.webhook_secret},
                           {"zeroDataRetention", t.zero_data_retention},
-                          {"concurrency", t.concurrency}});
+                          {"concurrency", t.concurrency},
+                          {"tokens", t.tokens}});
   }
   return {{"host", server.host},
           {"port", server.port},
@@ -179,7 +180,7 @@ std::string apply_config_json(const json& file, Config& config) {
       for (const auto& [key, value] : t.items()) {
         (void)value;
         if (key != "id" && key != "keys" && key != "credits" && key != "webhookSecret" &&
-            key != "zeroDataRetention" && key != "concurrency") {
+            key != "zeroDataRetention" && key != "concurrency" && key != "tokens") {
           return where + ": unknown setting '" + key + "'";
         }
       }
@@ -201,6 +202,7 @@ std::string apply_config_json(const json& file, Config& config) {
       if (e.empty()) e = read_string(t, "webhookSecret", team.webhook_secret);
       if (e.empty()) e = read_bool(t, "zeroDataRetention", team.zero_data_retention);
       if (e.empty()) e = read_int(t, "concurrency", team.concurrency, 1, 1024);
+      if (e.empty()) e = read_int(t, "tokens", team.tokens, 0, 1LL << 53);
       if (!e.empty()) return where + ": " + e;
       config.teams.push_back(std::move(team));
     }

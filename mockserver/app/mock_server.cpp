@@ -15,6 +15,7 @@ MockServer::MockServer(Config config, std::ostream& log)
     : config_(std::move(config)),
       teams_(config_.effective_teams()),
       journal_(config_.journal_limit) {
+  teams_.set_clock(&clock_);
   web::VirtualWeb::Options web_options;
   web_options.root = config_.web_root.empty() ? default_web_root() : config_.web_root;
   web_options.live_fetch = config_.live_fetch;
@@ -85,6 +86,7 @@ http::Response MockServer::run_api(const http::Request& request, const http::Pat
     if (auto refused = check_idempotency(request, *auth.team)) return *refused;
   }
   ApiCall call{request, params, *auth.team, std::move(body), version};
+  const UsageAttribution attribution(auth.key);  // what the handler charges is this key's use
   return handler(call);
 }
 
@@ -115,6 +117,9 @@ void MockServer::add_routes() {
   add_scrape_routes();
   add_job_routes();
   add_search_routes();
+  add_map_routes();
+  add_team_routes();
+  add_crawl_preview_routes();
 }
 
 std::optional<http::Response> MockServer::check_webhook(const nlohmann::json& body) const {

@@ -99,6 +99,13 @@ class MockServer {
   void add_scrape_routes();
   /// POST /v1|v2/search, POST /v2/agent, GET /v2/agent/{id} (app/search_routes.cpp).
   void add_search_routes();
+  /// POST /v1|v2/map (app/map_routes.cpp).
+  void add_map_routes();
+  /// GET team/credit-usage, token-usage (+ historical), queue-status, concurrency-check
+  /// (app/team_routes.cpp).
+  void add_team_routes();
+  /// POST /v2/crawl/params-preview (app/crawl_preview_routes.cpp).
+  void add_crawl_preview_routes();
   void add_job_routes();
   void add_job_resource_routes(const std::string& prefix, jobs::JobKind kind);
   /// The crawl watcher: a WebSocket route for `GET /v1|v2/crawl/{id}` upgrade requests

@@ -10,6 +10,7 @@ Teams::Teams(const std::vector<TeamConfig>& teams) {
     for (const auto& key : t.keys) key_to_team_[key] = t.id;
     initial_[t.id] = t.credits;
     balance_[t.id] = t.credits;
+    plan_tokens_[t.id] = t.tokens;
   }
 }
 
@@ -51,6 +52,7 @@ AuthResult Teams::authenticate(const std::optional<std::string>& authorization) 
     return out;
   }
   out.team = &teams_.at(it->second);
+  out.key = token;
   return out;
 }
 
@@ -64,12 +66,14 @@ bool Teams::try_charge(const std::string& team_id, std::int64_t credits) {
   auto& balance = balance_[team_id];
   if (balance < credits) return false;
   balance -= credits;
+  record(team_id, UsageUnit::credits, credits);
   return true;
 }
 
 void Teams::charge(const std::string& team_id, std::int64_t credits) {
   std::lock_guard<std::mutex> lock(mutex_);
   balance_[team_id] -= credits;
+  record(team_id, UsageUnit::credits, credits);
 }
 
 std::int64_t Teams::balance(const std::string& team_id) const {
@@ -86,6 +90,29 @@ void Teams::set_balance(const std::string& team_id, std::int64_t credits) {
 void Teams::reset_balances() {
   std::lock_guard<std::mutex> lock(mutex_);
   balance_ = initial_;
+  usage_.clear();
+}
+
+TimePoint Teams::now() const {
+  return clock_ != nullptr ? clock_->now() : std::chrono::system_clock::now();
+}
+
+void Teams::record(const std::string& team_id, UsageUnit unit, std::int64_t amount) {
+  usage_.record(team_id, unit, amount, now(), UsageAttribution::current());
+}
+
+void Teams::charge_tokens(const std::string& team_id, std::int64_t tokens) {
+  record(team_id, UsageUnit::tokens, tokens);
+}
+
+std::int64_t Teams::plan_credits(const std::string& team_id) const {
+  const auto it = initial_.find(team_id);
+  return it == initial_.end() ? 0 : it->second;
+}
+
+std::int64_t Teams::plan_tokens(const std::string& team_id) const {
+  const auto it = plan_tokens_.find(team_id);
+  return it == plan_tokens_.end() ? 0 : it->second;
 }
 
 }  // namespace webdata::mock

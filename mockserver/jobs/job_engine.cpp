@@ -49,6 +49,7 @@ struct JobEngine::Runtime {
   std::int64_t limit = 10000;
   std::int64_t queued = 0;  ///< Pages queued so far (the job's `total`).
   json scrape_options = json::object();
+  std::string api_key;  ///< The key that started the job: its pages are billed to it.
 };
 
 namespace {
@@ -105,6 +106,7 @@ std::shared_ptr<Job> JobEngine::start_crawl(const Team& team, const std::string&
   auto runtime = std::make_shared<Runtime>();
   runtime->job = job;
   runtime->team = &team;
+  runtime->api_key = UsageAttribution::current();
   const auto start = parse_http_url(job->url);
   runtime->scope = std::make_unique<Scope>(*start, scope_options(options, version));
   runtime->ignore_query = options.value("ignoreQueryParameters", false);
@@ -158,6 +160,7 @@ std::shared_ptr<Job> JobEngine::start_batch(const Team& team, const std::string&
   auto runtime = std::make_shared<Runtime>();
   runtime->job = job;
   runtime->team = &team;
+  runtime->api_key = UsageAttribution::current();
   runtime->max_concurrency = options.value("maxConcurrency", team.concurrency);
   // Every scrape option of the batch applies to each URL.
   json scrape_options = options;
@@ -295,7 +298,19 @@ void JobEngine::fail_job(Runtime& runtime, const std::string& message) {
 // ---------------------------------------------------------------------------------------------
 // Work
 
+JobEngine::QueueFigures JobEngine::queue_figures(const std::string& team_id) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  QueueFigures out;
+  for (const auto& runtime : running_) {
+    if (runtime->team == nullptr || runtime->team->id != team_id || runtime->finished) continue;
+    out.active += runtime->in_flight;
+    out.waiting += static_cast<std::int64_t>(runtime->pending.size());
+  }
+  return out;
+}
+
 void JobEngine::run_task(Runtime& runtime, const Task& task) {
+  const UsageAttribution attribution(runtime.api_key);
   {
     if (runtime.job->lock()->terminal()) return;  // cancelled while queued
   }

@@ -96,6 +96,13 @@ class JobEngine {
   nlohmann::json errors_body(const Job& job) const;
   nlohmann::json active_entry(const Job& job) const;
 
+  /// Pages of the team's jobs being scraped now (`active`) and queued (`waiting`).
+  struct QueueFigures {
+    std::int64_t active = 0;
+    std::int64_t waiting = 0;
+  };
+  QueueFigures queue_figures(const std::string& team_id) const;
+
   void set_event_sink(EventSink sink);
 
   /// Subscribes `listener` to the events of `job`. `snapshot` runs first, with the job's lock

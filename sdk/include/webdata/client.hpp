@@ -7,12 +7,15 @@
 #include "webdata/agent.hpp"
 #include "webdata/batch_scrape.hpp"
 #include "webdata/crawl.hpp"
+#include "webdata/crawl_preview.hpp"
 #include "webdata/document.hpp"
 #include "webdata/jobs.hpp"
+#include "webdata/map.hpp"
 #include "webdata/options.hpp"
 #include "webdata/result.hpp"
 #include "webdata/scrape.hpp"
 #include "webdata/search.hpp"
+#include "webdata/usage.hpp"
 
 namespace webdata {
 
@@ -76,6 +79,28 @@ class Client {
                             const CallOptions& options = {}) const;
   /// GET /v2/agent/{id}: the state of an agent job.
   Result<AgentResult> agent_status(const std::string& id, const CallOptions& options = {}) const;
+
+  // ---- Beyond the specification's core (sdk/src/client_surface.cpp).
+
+  /// POST /v2/map: the site's URLs, without scraping it.
+  Result<MapResult> map(const MapRequest& request, const CallOptions& options = {}) const;
+  /// POST /v2/crawl/params-preview: the crawl a prompt implies, ready for `start_crawl`.
+  Result<CrawlParamsPreview> crawl_params_preview(const CrawlParamsPreviewRequest& request,
+                                                  const CallOptions& options = {}) const;
+  /// GET /v2/team/credit-usage.
+  Result<CreditUsage> credit_usage(const CallOptions& options = {}) const;
+  /// GET /v2/team/credit-usage/historical[?byApiKey=true].
+  Result<UsageHistory> credit_usage_history(bool by_api_key = false,
+                                            const CallOptions& options = {}) const;
+  /// GET /v2/team/token-usage.
+  Result<TokenUsage> token_usage(const CallOptions& options = {}) const;
+  /// GET /v2/team/token-usage/historical[?byApiKey=true].
+  Result<UsageHistory> token_usage_history(bool by_api_key = false,
+                                           const CallOptions& options = {}) const;
+  /// GET /v2/team/queue-status.
+  Result<QueueStatus> queue_status(const CallOptions& options = {}) const;
+  /// GET /v2/concurrency-check.
+  Result<Concurrency> concurrency(const CallOptions& options = {}) const;
 
   /// The resolved base URL, e.g. "http://127.0.0.1:3002".
   const std::string& api_url() const;

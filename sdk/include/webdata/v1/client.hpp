@@ -9,7 +9,10 @@
 #include "webdata/jobs.hpp"
 #include "webdata/options.hpp"
 #include "webdata/result.hpp"
+#include "webdata/map.hpp"
+#include "webdata/usage.hpp"
 #include "webdata/v1/crawl.hpp"
+#include "webdata/v1/map.hpp"
 #include "webdata/v1/scrape.hpp"
 #include "webdata/v1/search.hpp"
 
@@ -59,6 +62,25 @@ class Client {
 
   /// POST /v1/search.
   Result<SearchResults> search(const SearchRequest& request, const CallOptions& options = {}) const;
+
+  // ---- Beyond the specification's core (sdk/src/client_surface.cpp).
+
+  /// POST /v1/map: links are plain URLs in v1 (`MapLink::url` only).
+  Result<MapResult> map(const MapRequest& request, const CallOptions& options = {}) const;
+  /// GET /v1/team/credit-usage.
+  Result<CreditUsage> credit_usage(const CallOptions& options = {}) const;
+  /// GET /v1/team/credit-usage/historical[?byApiKey=true].
+  Result<UsageHistory> credit_usage_history(bool by_api_key = false,
+                                            const CallOptions& options = {}) const;
+  /// GET /v1/team/token-usage.
+  Result<TokenUsage> token_usage(const CallOptions& options = {}) const;
+  /// GET /v1/team/token-usage/historical[?byApiKey=true].
+  Result<UsageHistory> token_usage_history(bool by_api_key = false,
+                                           const CallOptions& options = {}) const;
+  /// GET /v1/team/queue-status.
+  Result<QueueStatus> queue_status(const CallOptions& options = {}) const;
+  /// GET /v1/concurrency-check.
+  Result<Concurrency> concurrency(const CallOptions& options = {}) const;
 
   const std::string& api_url() const;
 

@@ -1,0 +1,127 @@
+#include <algorithm>
+#include <chrono>
+#include <numeric>
+
+#include "app/mock_server.hpp"
+#include "core/url.hpp"
+#include "jobs/site_map.hpp"
+#include "search/index.hpp"
+#include "search/text.hpp"
+
+// POST /v1|v2/map: the URLs of a site without scraping it. The site is read by
+// jobs::map_site (robots.txt, sitemaps, links); `search` orders the links by BM25 relevance
+// over an index of the links found (URL words, and title and description where pages were read).
+
+namespace webdata::mock {
+
+using nlohmann::json;
+
+namespace {
+
+/// Best first by relevance to `query`; links that do not match keep their order after those that
+/// do (a stable sort, so the site's own order breaks ties).
+void rank_by_relevance(std::vector<jobs::MapLink>& links, const std::string& query) {
+  std::vector<std::string> terms;
+  for (auto& term : search::tokenize(query)) {
+    if (!search::is_stop_word(term)) terms.push_back(std::move(term));
+  }
+  if (terms.empty() || links.empty()) return;
+  std::vector<search::PageRecord> records;
+  records.reserve(links.size());
+  for (const auto& link : links) {
+    search::PageRecord record;
+    record.url = link.url;
+    if (const auto url = parse_http_url(link.url)) {
+      record.host = url->host;
+      record.path = url->target();
+    }
+    record.title = link.title;
+    record.description = link.description;
+    records.push_back(std::move(record));
+  }
+  const search::Index index(std::move(records));
+  std::vector<double> score(links.size());
+  for (std::size_t i = 0; i < links.size(); ++i) score[i] = index.bm25(i, terms);
+  std::vector<std::size_t> order(links.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&score](std::size_t a, std::size_t b) { return score[a] > score[b]; });
+  std::vector<jobs::MapLink> ranked;
+  ranked.reserve(links.size());
+  for (const auto i : order) ranked.push_back(std::move(links[i]));
+  links = std::move(ranked);
+}
+
+std::string accept_language(const json& body) {
+  if (!body.contains("location")) return "";
+  std::string out;
+  for (const auto& language : body.at("location").value("languages", json::array())) {
+    if (!language.is_string()) continue;
+    out += (out.empty() ? "" : ",") + language.get<std::string>();
+  }
+  return out;
+}
+
+}  // namespace
+
+void MockServer::add_map_routes() {
+  for (const std::string version : {"v1", "v2"}) {
+    api("POST", "/" + version + "/map", version + "/map.request", [this](ApiCall& call) {
+      const auto started = std::chrono::steady_clock::now();
+      if (auto refused = require_credits(call.team, 1)) return *refused;
+      const bool v2 = call.version == "v2";
+      jobs::MapOptions options;
+      options.url = call.body.value("url", "");
+      if (!parse_http_url(options.url)) {
+        const std::string message = "Invalid URL '" + options.url +
+                                    "': a map starts from an absolute http or https URL";
+        return http::Response::error(400, "Bad Request: " + message, "BAD_REQUEST",
+                                     json::array({{{"code", "invalid_string"},
+                                                   {"path", json::array({"url"})},
+                                                   {"message", message}}}));
+      }
+      if (v2) {
+        options.sitemap = call.body.value("sitemap", "include");
+      } else {
+        options.sitemap = call.body.value("sitemapOnly", false)    ? "only"
+                          : call.body.value("ignoreSitemap", false) ? "skip"
+                                                                    : "include";
+      }
+      options.include_subdomains = call.body.value("includeSubdomains", true);
+      options.ignore_query_parameters = call.body.value("ignoreQueryParameters", true);
+      options.limit = call.body.value("limit", std::size_t{5000});
+      options.accept_language = accept_language(call.body);
+      if (call.body.contains("timeout")) {
+        options.deadline = started + std::chrono::milliseconds(call.body.at("timeout").get<long>());
+      }
+      const std::string search = call.body.value("search", "");
+      // With `search`, the whole site is read before the limit is applied, so that the best
+      // matches are kept rather than the first pages found.
+      const std::size_t limit = options.limit;
+      if (!search.empty()) options.limit = 100000;
+
+      jobs::MapResult result = jobs::map_site(*web_, options);
+      if (result.timed_out) {
+        return http::Response::error(408, "Map timed out", "MAP_TIMEOUT");
+      }
+      if (!search.empty()) rank_by_relevance(result.links, search);
+      if (result.links.size() > limit) result.links.resize(limit);
+      teams_.charge(call.team.id, 1);
+
+      json links = json::array();
+      for (const auto& link : result.links) {
+        if (!v2) {
+          links.push_back(link.url);
+          continue;
+        }
+        json item = {{"url", link.url}};
+        if (!link.title.empty()) item["title"] = link.title;
+        if (!link.description.empty()) item["description"] = link.description;
+        links.push_back(std::move(item));
+      }
+      return http::Response::json(200, {{"success", true}, {"links", std::move(links)}});
+    });
+  }
+}
+
+}  // namespace webdata::mock

@@ -1,0 +1,146 @@
+#include "jobs/site_map.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <optional>
+#include <set>
+
+#include "content/document.hpp"
+#include "jobs/crawl_rules.hpp"
+
+namespace webdata::mock::jobs {
+
+namespace {
+
+using SteadyClock = std::chrono::steady_clock;
+
+/// Time left before the deadline, capped so one slow fetch cannot take the whole map.
+std::chrono::milliseconds fetch_timeout(SteadyClock::time_point deadline) {
+  constexpr std::chrono::milliseconds kMax{10000};
+  if (deadline == SteadyClock::time_point::max()) return kMax;
+  const auto left =
+      std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now());
+  return std::clamp(left, std::chrono::milliseconds(1), kMax);
+}
+
+class Mapper {
+ public:
+  Mapper(const web::VirtualWeb& web, const MapOptions& options, const Url& start)
+      : web_(web), options_(options), start_(start), scope_(start, scope_options(options)) {}
+
+  MapResult run() {
+    const std::string origin = start_.origin();
+    const auto robots_text = fetch_text(origin + "/robots.txt");
+    if (robots_text) robots_ = RobotsTxt::parse(*robots_text);
+    if (options_.sitemap != "only") offer(start_.without_fragment());
+    if (options_.sitemap != "skip") read_sitemaps(origin);
+    if (options_.sitemap != "only") read_pages();
+    result_.timed_out = timed_out_;
+    return std::move(result_);
+  }
+
+ private:
+  static ScopeOptions scope_options(const MapOptions& options) {
+    ScopeOptions scope;
+    scope.allow_subdomains = options.include_subdomains;
+    return scope;
+  }
+
+  bool past_deadline() {
+    if (!timed_out_ && SteadyClock::now() >= options_.deadline) timed_out_ = true;
+    return timed_out_;
+  }
+  bool full() const { return result_.links.size() >= options_.limit; }
+
+  web::FetchResult fetch(const std::string& url) {
+    web::FetchRequest request;
+    request.url = url;
+    request.timeout = fetch_timeout(options_.deadline);
+    request.accept_language = options_.accept_language;
+    return web_.fetch(request);
+  }
+
+  std::optional<std::string> fetch_text(const std::string& url) {
+    if (past_deadline()) return std::nullopt;
+    const auto fetched = fetch(url);
+    if (!fetched.ok || fetched.status != 200) return std::nullopt;
+    return fetched.body;
+  }
+
+  /// Adds a URL when it is new, in scope and allowed by robots.txt.
+  void offer(const std::string& text) {
+    if (full()) return;
+    const auto url = parse_http_url(text);
+    if (!url || !scope_.contains(*url)) return;
+    const std::string identity = url_identity(*url, options_.ignore_query_parameters, false);
+    if (seen_.count(identity) != 0) return;
+    seen_.insert(identity);
+    if (!robots_.allowed(url->target())) {
+      ++result_.robots_blocked;
+      return;
+    }
+    result_.links.push_back({url->without_fragment(), "", ""});
+  }
+
+  void read_sitemaps(const std::string& origin) {
+    std::deque<std::string> queue(robots_.sitemaps().begin(), robots_.sitemaps().end());
+    queue.push_back(origin + "/sitemap.xml");
+    std::set<std::string> visited;
+    // Indexes are followed; 50 sitemaps at most, so a hostile index cannot loop.
+    while (!queue.empty() && visited.size() < 50 && !full()) {
+      const std::string next = queue.front();
+      queue.pop_front();
+      if (!visited.insert(next).second) continue;
+      const auto text = fetch_text(next);
+      if (!text) continue;
+      const Sitemap sitemap = parse_sitemap(*text);
+      for (const auto& loc : sitemap.locations) {
+        if (sitemap.is_index) {
+          queue.push_back(loc);
+        } else {
+          offer(loc);
+        }
+      }
+    }
+  }
+
+  /// Breadth first over the URLs found so far (start page first), reading links and titles.
+  void read_pages() {
+    std::size_t fetched = 0;
+    for (std::size_t i = 0; i < result_.links.size() && fetched <= options_.page_budget; ++i) {
+      if (past_deadline()) return;
+      const std::string url = result_.links[i].url;
+      ++fetched;
+      const auto page = fetch(url);
+      if (!page.ok || page.status != 200) continue;
+      const auto document =
+          content::Document::parse({page.url, page.content_type, page.status, page.body});
+      if (document.kind() != content::Document::Kind::kHtml) continue;
+      result_.links[i].title = document.title();
+      const auto metadata = document.metadata();
+      if (metadata.contains("description") && metadata.at("description").is_string()) {
+        result_.links[i].description = metadata.at("description").get<std::string>();
+      }
+      for (const auto& link : document.links()) offer(link);
+    }
+  }
+
+  const web::VirtualWeb& web_;
+  const MapOptions& options_;
+  Url start_;
+  Scope scope_;
+  RobotsTxt robots_;
+  std::set<std::string> seen_;
+  MapResult result_;
+  bool timed_out_ = false;
+};
+
+}  // namespace
+
+MapResult map_site(const web::VirtualWeb& web, const MapOptions& options) {
+  const auto start = parse_http_url(options.url);
+  if (!start || options.limit == 0) return {};
+  return Mapper(web, options, *start).run();
+}
+
+}  // namespace webdata::mock::jobs

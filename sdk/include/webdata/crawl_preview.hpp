@@ -1,0 +1,24 @@
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "webdata/crawl.hpp"
+#include "webdata/json.hpp"
+
+namespace webdata {
+
+/// POST /v2/crawl/params-preview: what a crawl prompt would do, without crawling.
+struct CrawlParamsPreviewRequest {
+  std::string url;
+  std::string prompt;  ///< e.g. "only the blog, at most 50 pages"
+};
+
+/// The options the prompt implies, as a crawl request ready for `Client::start_crawl`.
+struct CrawlParamsPreview {
+  CrawlRequest request;
+  std::optional<std::string> warning;
+  Extras extras;
+};
+
+}  // namespace webdata

@@ -1,0 +1,324 @@
+// The endpoints beyond the specification's core that deployments serve and official clients
+// call: map, crawl params preview, team usage, queue status and concurrency (v2 and v1). Kept
+// out of client.cpp so that the client core can change without touching them.
+#include "client_core.hpp"
+#include "webdata/client.hpp"
+#include "webdata/v1/client.hpp"
+
+namespace webdata {
+namespace detail {
+namespace {
+
+// ---- codecs (answers are decoded leniently: unknown members go to `extras`)
+
+void decode_link(const json& j, MapLink& out, const Path& p) {
+  if (j.is_string()) {  // v1, and v2 deployments that answer plain strings
+    out.url = j.get<std::string>();
+    return;
+  }
+  Reader r(j, p);
+  r.req("url", out.url);
+  r("title", out.title);
+  r("description", out.description);
+  r.rest(out.extras);
+}
+
+MapResult decode_map(const json& j) {
+  const Path p;
+  MapResult out;
+  Reader r(j, p);
+  r.skip("success");
+  if (const json* links = r.find("links"); links != nullptr && !links->is_null()) {
+    const Path list = p.child("links");
+    if (!links->is_array()) fail(list, "expected an array");
+    for (std::size_t i = 0; i < links->size(); ++i) {
+      MapLink link;
+      decode_link((*links)[i], link, list.at(i));
+      out.links.push_back(std::move(link));
+    }
+  }
+  r("warning", out.warning);
+  r.rest(out.extras);
+  return out;
+}
+
+/// `data` of a usage answer, or the answer itself (older deployments answer flat).
+const json& usage_data(const json& j) {
+  if (j.is_object() && j.contains("data") && j.at("data").is_object()) return j.at("data");
+  return j;
+}
+
+template <class Usage>
+Usage decode_usage(const json& j, const char* noun) {
+  const std::string camel = noun;  // "Credits" | "Tokens"
+  std::string lower = camel;
+  lower[0] = static_cast<char>(lower[0] - 'A' + 'a');
+  const std::string remaining = "remaining" + camel;
+  const std::string remaining_v1 = "remaining_" + lower;
+  const std::string plan = "plan" + camel;
+  const std::string plan_v1 = "plan_" + lower;
+  const json& d = usage_data(j);
+  const Path root;
+  const Path p = root.child("data");
+  Usage out;
+  Reader r(d, p);
+  long long* remaining_out;
+  std::optional<long long>* plan_out;
+  if constexpr (std::is_same_v<Usage, CreditUsage>) {
+    remaining_out = &out.remaining_credits;
+    plan_out = &out.plan_credits;
+  } else {
+    remaining_out = &out.remaining_tokens;
+    plan_out = &out.plan_tokens;
+  }
+  // camelCase (v2) or snake_case (v1): whichever the answer has.
+  r(d.contains(remaining) ? remaining.c_str() : remaining_v1.c_str(), *remaining_out);
+  r(d.contains(plan) ? plan.c_str() : plan_v1.c_str(), *plan_out);
+  r(d.contains("billingPeriodStart") ? "billingPeriodStart" : "billing_period_start",
+    out.billing_period_start);
+  r(d.contains("billingPeriodEnd") ? "billingPeriodEnd" : "billing_period_end",
+    out.billing_period_end);
+  r.skip("success");
+  r.rest(out.extras);
+  return out;
+}
+
+UsageHistory decode_history(const json& j, const char* used_key) {
+  const Path p;
+  UsageHistory out;
+  Reader r(j, p);
+  r.skip("success");
+  if (const json* periods = r.find("periods"); periods != nullptr && !periods->is_null()) {
+    const Path list = p.child("periods");
+    if (!periods->is_array()) fail(list, "expected an array");
+    for (std::size_t i = 0; i < periods->size(); ++i) {
+      const Path ip = list.at(i);
+      UsagePeriod period;
+      Reader pr((*periods)[i], ip);
+      pr("startDate", period.start_date);
+      pr("endDate", period.end_date);
+      pr("apiKey", period.api_key);
+      pr(used_key, period.used);
+      pr.rest(period.extras);
+      out.periods.push_back(std::move(period));
+    }
+  }
+  r.rest(out.extras);
+  return out;
+}
+
+QueueStatus decode_queue(const json& j) {
+  QueueStatus out;
+  const Path root;
+  Reader r(j, root);
+  r.skip("success");
+  r("jobsInQueue", out.jobs_in_queue);
+  r("activeJobsInQueue", out.active_jobs_in_queue);
+  r("waitingJobsInQueue", out.waiting_jobs_in_queue);
+  r("maxConcurrency", out.max_concurrency);
+  r("mostRecentSuccess", out.most_recent_success);
+  r.rest(out.extras);
+  return out;
+}
+
+Concurrency decode_concurrency(const json& j) {
+  const json& d = usage_data(j);
+  Concurrency out;
+  const Path root;
+  Reader r(d, root);
+  r.skip("success");
+  r("concurrency", out.concurrency);
+  r(d.contains("maxConcurrency") ? "maxConcurrency" : "max_concurrency", out.max_concurrency);
+  r.rest(out.extras);
+  return out;
+}
+
+CrawlParamsPreview decode_preview(const json& j) {
+  CrawlParamsPreview out;
+  const Path root;
+  Reader r(j, root);
+  r.skip("success");
+  if (const json* data = r.find("data"); data != nullptr && !data->is_null()) {
+    decode(*data, out.request, root.child("data"));
+  }
+  r("warning", out.warning);
+  r.rest(out.extras);
+  return out;
+}
+
+/// Runs a call and decodes its answer with `decoder`, turning shape errors into kParse errors.
+template <class T, class Decoder>
+Result<T> call_and_decode(const ClientCore& core, const Call& call, const CallOptions& options,
+                          const char* what, Decoder decoder) {
+  auto tree = core.execute_json(call, options, core.deadline_for(options));
+  if (!tree.ok()) return tree.error();
+  try {
+    return decoder(*tree);
+  } catch (const ParseError& e) {
+    Error err;
+    err.kind = ErrorKind::kParse;
+    err.message = std::string("unexpected ") + what + ": " + e.what();
+    return err;
+  }
+}
+
+Call get(std::string target) {
+  Call call;
+  call.target = std::move(target);
+  return call;
+}
+
+Call post(std::string target, const json& body) {
+  Call call;
+  call.method = "POST";
+  call.target = std::move(target);
+  call.body = dump(body);
+  return call;
+}
+
+json encode_map(const MapRequest& v) {
+  Writer w;
+  w.val("url", v.url);
+  w("search", v.search);
+  w("sitemap", v.sitemap);
+  w("includeSubdomains", v.include_subdomains);
+  w("ignoreQueryParameters", v.ignore_query_parameters);
+  w("limit", v.limit);
+  w("timeout", v.timeout);
+  w("location", v.location);
+  w("origin", v.origin);
+  w("integration", v.integration);
+  return std::move(w.out);
+}
+
+json encode_map(const v1::MapRequest& v) {
+  Writer w;
+  w.val("url", v.url);
+  w("search", v.search);
+  w("ignoreSitemap", v.ignore_sitemap);
+  w("sitemapOnly", v.sitemap_only);
+  w("includeSubdomains", v.include_subdomains);
+  w("ignoreQueryParameters", v.ignore_query_parameters);
+  w("limit", v.limit);
+  w("timeout", v.timeout);
+  w("location", v.location);
+  w("origin", v.origin);
+  w("integration", v.integration);
+  return std::move(w.out);
+}
+
+/// A map asks the service to wait up to `timeout`: the HTTP request may take that long plus a
+/// margin.
+template <class Request>
+Call map_call(const char* path, const Request& request) {
+  Call call = post(path, encode_map(request));
+  if (request.timeout) call.min_timeout = *request.timeout + std::chrono::seconds(10);
+  return call;
+}
+
+// The usage calls are the same in both versions but for the path prefix.
+Result<CreditUsage> credit_usage(const ClientCore& core, const std::string& v,
+                                 const CallOptions& options) {
+  return call_and_decode<CreditUsage>(core, get("/" + v + "/team/credit-usage"), options,
+                                      "credit usage",
+                                      [](const json& j) { return decode_usage<CreditUsage>(j, "Credits"); });
+}
+
+Result<TokenUsage> token_usage(const ClientCore& core, const std::string& v,
+                               const CallOptions& options) {
+  return call_and_decode<TokenUsage>(core, get("/" + v + "/team/token-usage"), options,
+                                     "token usage",
+                                     [](const json& j) { return decode_usage<TokenUsage>(j, "Tokens"); });
+}
+
+Result<UsageHistory> history(const ClientCore& core, const std::string& v, const char* what,
+                             bool by_api_key, const CallOptions& options) {
+  const std::string noun = std::string(what) == "credit" ? "credit" : "token";
+  const char* used = noun == "credit" ? "creditsUsed" : "tokensUsed";
+  return call_and_decode<UsageHistory>(
+      core, get("/" + v + "/team/" + noun + "-usage/historical" + (by_api_key ? "?byApiKey=true" : "")),
+      options, "usage history", [used](const json& j) { return decode_history(j, used); });
+}
+
+Result<QueueStatus> queue_status(const ClientCore& core, const std::string& v,
+                                 const CallOptions& options) {
+  return call_and_decode<QueueStatus>(core, get("/" + v + "/team/queue-status"), options,
+                                      "queue status", decode_queue);
+}
+
+Result<Concurrency> concurrency(const ClientCore& core, const std::string& v,
+                                const CallOptions& options) {
+  return call_and_decode<Concurrency>(core, get("/" + v + "/concurrency-check"), options,
+                                      "concurrency check", decode_concurrency);
+}
+
+}  // namespace
+}  // namespace detail
+
+// ---- v2
+
+Result<MapResult> Client::map(const MapRequest& request, const CallOptions& options) const {
+  return detail::call_and_decode<MapResult>(*core_, detail::map_call("/v2/map", request), options,
+                                            "map result", detail::decode_map);
+}
+
+Result<CrawlParamsPreview> Client::crawl_params_preview(const CrawlParamsPreviewRequest& request,
+                                                        const CallOptions& options) const {
+  const detail::json body = {{"url", request.url}, {"prompt", request.prompt}};
+  return detail::call_and_decode<CrawlParamsPreview>(
+      *core_, detail::post("/v2/crawl/params-preview", body), options, "crawl params preview",
+      detail::decode_preview);
+}
+
+Result<CreditUsage> Client::credit_usage(const CallOptions& options) const {
+  return detail::credit_usage(*core_, "v2", options);
+}
+Result<UsageHistory> Client::credit_usage_history(bool by_api_key,
+                                                  const CallOptions& options) const {
+  return detail::history(*core_, "v2", "credit", by_api_key, options);
+}
+Result<TokenUsage> Client::token_usage(const CallOptions& options) const {
+  return detail::token_usage(*core_, "v2", options);
+}
+Result<UsageHistory> Client::token_usage_history(bool by_api_key,
+                                                 const CallOptions& options) const {
+  return detail::history(*core_, "v2", "token", by_api_key, options);
+}
+Result<QueueStatus> Client::queue_status(const CallOptions& options) const {
+  return detail::queue_status(*core_, "v2", options);
+}
+Result<Concurrency> Client::concurrency(const CallOptions& options) const {
+  return detail::concurrency(*core_, "v2", options);
+}
+
+// ---- v1
+
+namespace v1 {
+
+Result<MapResult> Client::map(const MapRequest& request, const CallOptions& options) const {
+  return detail::call_and_decode<MapResult>(*core_, detail::map_call("/v1/map", request), options,
+                                            "map result", detail::decode_map);
+}
+Result<CreditUsage> Client::credit_usage(const CallOptions& options) const {
+  return detail::credit_usage(*core_, "v1", options);
+}
+Result<UsageHistory> Client::credit_usage_history(bool by_api_key,
+                                                  const CallOptions& options) const {
+  return detail::history(*core_, "v1", "credit", by_api_key, options);
+}
+Result<TokenUsage> Client::token_usage(const CallOptions& options) const {
+  return detail::token_usage(*core_, "v1", options);
+}
+Result<UsageHistory> Client::token_usage_history(bool by_api_key,
+                                                 const CallOptions& options) const {
+  return detail::history(*core_, "v1", "token", by_api_key, options);
+}
+Result<QueueStatus> Client::queue_status(const CallOptions& options) const {
+  return detail::queue_status(*core_, "v1", options);
+}
+Result<Concurrency> Client::concurrency(const CallOptions& options) const {
+  return detail::concurrency(*core_, "v1", options);
+}
+
+}  // namespace v1
+}  // namespace webdata
