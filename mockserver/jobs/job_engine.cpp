@@ -311,9 +311,7 @@ JobEngine::QueueFigures JobEngine::queue_figures(const std::string& team_id) con
 
 void JobEngine::run_task(Runtime& runtime, const Task& task) {
   const UsageAttribution attribution(runtime.api_key);
-  {
-    if (runtime.job->lock()->terminal()) return;  // cancelled while queued
-  }
+  if (runtime.job->lock()->terminal()) return;  // cancelled while queued
   if (task.seed) {
     seed_crawl(runtime);
   } else {
