@@ -19,7 +19,7 @@ struct Config {
   std::vector<TeamConfig> teams;  ///< Empty means the default: key `test-key`, team `team-1`.
   std::string web_root;           ///< Virtual web fixtures (WireMock layout); empty: bundled.
   std::string api_stub_root;      ///< WireMock mappings matched before the built-in API.
-  std::size_t chunk_bytes = 10485760;  ///< Job status chunk limit (wire-decisions 3).
+  std::size_t chunk_bytes = 10485760;  ///< Job status chunk limit (docs/reference/jobs.md#chunking).
   bool admin = false;                  ///< Serve /__admin/.
   bool admin_on_public = false;        ///< Allow /__admin/ on a non-loopback bind.
   bool live_fetch = false;             ///< Fetch real URLs outside the virtual web.
