@@ -68,6 +68,29 @@ std::string read_string(const json& obj, const char* key, std::string& out) {
   return "";
 }
 
+bool has_json_under(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return false;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (it->is_regular_file(ec) && it->path().extension() == ".json") return true;
+  }
+  return false;
+}
+
+// Why a fixture root cannot serve anything ("" when it can). A mock started on a mistyped path
+// would otherwise run with an empty virtual web and answer every scrape with a DNS error.
+std::string fixture_root_problem(const std::string& path, bool synthetic_counts) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return "no such directory";
+  if (!fs::is_directory(path, ec)) return "not a directory";
+  if (has_json_under(fs::path(path) / "mappings")) return "";
+  if (synthetic_counts && fs::is_regular_file(fs::path(path) / "synthetic.json", ec)) return "";
+  return synthetic_counts
+             ? "holds no fixtures (expected mappings/*.json or synthetic.json, WireMock layout)"
+             : "holds no mappings (expected mappings/*.json, WireMock layout)";
+}
+
 }  // namespace
 
 std::vector<TeamConfig> Config::effective_teams() const {
@@ -232,8 +255,10 @@ Teams and keys:
   --webhook-secret SECRET   webhook signing secret of those teams (default test-secret)
 
 Virtual web and behaviour:
-  --web-root DIR            WireMock-layout fixtures the scraper fetches from (default: bundled)
-  --api-stubs DIR           WireMock mappings matched before the built-in API
+  --web-root DIR            WireMock-layout fixtures the scraper fetches from (default: bundled);
+                            refused at start unless DIR has mappings/*.json or synthetic.json
+  --api-stubs DIR           WireMock mappings matched before the built-in API; refused at start
+                            unless DIR has mappings/*.json
   --chunk-bytes N           job status chunk limit in bytes (default 10485760)
   --page-pacing MS          pause per job page so `scraping` can be observed (default 20, 0: none)
   --state-dir DIR           keep jobs and documents in DIR (SQLite) across restarts
@@ -244,7 +269,8 @@ Virtual web and behaviour:
   --signature-header NAME   webhook signature header (default X-Service-Signature)
 
 Running in scripts and CI:
-  --ready-file PATH         once listening, write the base URL (http://HOST:PORT) to PATH
+  --ready-file PATH         removed at start; once listening, the base URL (http://HOST:PORT)
+                            is written to PATH (atomically, by a rename)
   --pid-file PATH           write the process id to PATH
   --detach                  run in the background: return once the server accepts
                             connections (exit 0, base URL on stdout) or failed to (exit 1)
@@ -263,6 +289,9 @@ Stop it with Ctrl-C (SIGINT) or SIGTERM; in-flight requests are finished first.
 ParsedArgs parse_args(const std::vector<std::string>& args) {
   Config config;
   ParsedArgs out;
+  // Which option set each fixture root, for the message when it is unusable.
+  std::string web_root_from = "--web-root";
+  std::string api_stubs_from = "--api-stubs";
   std::vector<std::pair<std::string, std::string>> keys;  // key, team
   std::optional<std::int64_t> credits;
   std::optional<std::string> secret;
@@ -308,8 +337,14 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
       text << in.rdbuf();
       const json file = json::parse(text.str(), nullptr, false);
       if (file.is_discarded()) return refuse("config file '" + value + "' is not valid JSON");
+      const std::string web_root_before = config.web_root;
+      const std::string api_stubs_before = config.api_stub_root;
       if (auto err = apply_config_json(file, config); !err.empty()) {
         return refuse("config file '" + value + "': " + err);
+      }
+      if (config.web_root != web_root_before) web_root_from = "webRoot of '" + value + "'";
+      if (config.api_stub_root != api_stubs_before) {
+        api_stubs_from = "apiStubRoot of '" + value + "'";
       }
     } else if (arg == "--api-key") {
       if (!next() || value.empty()) return refuse("--api-key needs KEY or KEY:TEAM");
@@ -327,9 +362,11 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
     } else if (arg == "--web-root") {
       if (!next() || value.empty()) return refuse("--web-root needs a directory");
       config.web_root = value;
+      web_root_from = "--web-root";
     } else if (arg == "--api-stubs") {
       if (!next() || value.empty()) return refuse("--api-stubs needs a directory");
       config.api_stub_root = value;
+      api_stubs_from = "--api-stubs";
     } else if (arg == "--chunk-bytes") {
       if (!next() || !parse_int(value, config.chunk_bytes, 1, 1LL << 34)) {
         return refuse("--chunk-bytes needs a positive byte count");
@@ -392,6 +429,18 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
   for (const auto& team : config.effective_teams()) {
     for (const auto& key : team.keys) {
       if (!seen_keys.insert(key).second) return refuse("API key given to two teams");
+    }
+  }
+  if (!config.web_root.empty()) {
+    if (auto why = fixture_root_problem(config.web_root, true); !why.empty()) {
+      return refuse(web_root_from + " '" + config.web_root + "': " + why);
+    }
+  } else if (default_web_root().empty()) {
+    return refuse("the bundled virtual web is not installed next to webdata-mock; give --web-root DIR");
+  }
+  if (!config.api_stub_root.empty()) {
+    if (auto why = fixture_root_problem(config.api_stub_root, false); !why.empty()) {
+      return refuse(api_stubs_from + " '" + config.api_stub_root + "': " + why);
     }
   }
   if (config.admin && !is_loopback(config.server.host) && !config.admin_on_public) {
