@@ -336,6 +336,26 @@ bool under_prefix(const std::string& path, const std::string& prefix) {
   return path == prefix || starts_with(path, prefix + "/");
 }
 
+// The request body and 200 answer schemas of an OpenAPI operation ("" when it has none).
+std::string body_schema(const Json& op) {
+  if (!op.contains("requestBody")) return "";
+  const Json content = op.at("requestBody").value("content", Json::object());
+  if (!content.contains("application/json")) return "";
+  const Json schema = content.at("application/json").value("schema", Json::object());
+  if (!schema.contains("$ref")) return "";
+  return Schemas::openapi_ref(schema.at("$ref").get<std::string>());
+}
+
+std::string answer_schema(const Json& op) {
+  const Json responses = op.value("responses", Json::object());
+  if (!responses.contains("200")) return "";
+  const Json content = responses.at("200").value("content", Json::object());
+  if (!content.contains("application/json")) return "";
+  const Json schema = content.at("application/json").value("schema", Json::object());
+  if (!schema.contains("$ref")) return "";
+  return Schemas::openapi_ref(schema.at("$ref").get<std::string>());
+}
+
 // ---------------------------------------------------------------------------------------------
 // Rendering.
 
@@ -757,25 +777,6 @@ class Renderer {
     return out;
   }
 
-  std::string body_schema(const Json& op) const {
-    if (!op.contains("requestBody")) return "";
-    const Json& content = op.at("requestBody").value("content", Json::object());
-    if (!content.contains("application/json")) return "";
-    const Json& schema = content.at("application/json").value("schema", Json::object());
-    if (!schema.contains("$ref")) return "";
-    return Schemas::openapi_ref(schema.at("$ref").get<std::string>());
-  }
-
-  std::string answer_schema(const Json& op) const {
-    const Json& responses = op.value("responses", Json::object());
-    if (!responses.contains("200")) return "";
-    const Json& content = responses.at("200").value("content", Json::object());
-    if (!content.contains("application/json")) return "";
-    const Json& schema = content.at("application/json").value("schema", Json::object());
-    if (!schema.contains("$ref")) return "";
-    return Schemas::openapi_ref(schema.at("$ref").get<std::string>());
-  }
-
   std::string endpoints(const std::vector<std::string>& prefixes) const {
     if (prefixes.empty()) throw Failure("'endpoints' needs at least one path prefix");
     std::string out = "| operation | what | body | answer (200) | errors | parameters |\n"
@@ -1094,16 +1095,9 @@ std::vector<std::string> coverage_problems(const Schemas& schemas, const Registr
       problems.push_back(o.key() + " is in openapi." + o.version +
                          ".json but no page has an 'endpoints' block for it");
     }
-    const Json& op = *o.op;
     for (const char* where : {"body", "answer"}) {
-      std::string name;
-      if (std::string(where) == "body" && op.contains("requestBody")) {
-        name = Schemas::openapi_ref(op.at("requestBody").at("content").at("application/json").at("schema").at("$ref").get<std::string>());
-      } else if (std::string(where) == "answer" && op.contains("responses") &&
-                 op.at("responses").contains("200") && op.at("responses").at("200").contains("content")) {
-        const Json& schema = op.at("responses").at("200").at("content").at("application/json").at("schema");
-        if (schema.contains("$ref")) name = Schemas::openapi_ref(schema.at("$ref").get<std::string>());
-      }
+      const std::string name =
+          std::string(where) == "body" ? body_schema(*o.op) : answer_schema(*o.op);
       if (!name.empty() && !probe.table_of(name)) {
         problems.push_back("the " + std::string(where) + " of " + o.key() + " (" + name +
                            ") has no 'fields', 'variants' or 'anchor' block on any page");
