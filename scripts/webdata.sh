@@ -20,6 +20,9 @@ port="${WEBDATA_MOCK_PORT:-3002}"
 
 step() { printf '\n==> %s\n' "$*"; }
 
+# "1 min 07 s" for a number of seconds.
+duration() { printf '%d min %02d s' "$(($1 / 60))" "$(($1 % 60))"; }
+
 configure() {
   local werror=OFF
   [ "${CI:-}" = "true" ] && werror=ON
@@ -50,11 +53,16 @@ stop_mock() {
 }
 
 cmd_demo() {
+  # The demo reports its own time, split, so that the figure in README can be checked on any
+  # machine (setup is apt, build is the compiler, the rest is the mock and the examples).
+  local t_start=$SECONDS t_setup t_build
   step "setup"
   bash "$root/scripts/setup.sh"
+  t_setup=$SECONDS
   configure -DWEBDATA_BUILD_TESTS=OFF
   step "build ${demo_targets[*]} ($jobs jobs)"
   cmake --build "$build" -j "$jobs" --target "${demo_targets[@]}"
+  t_build=$SECONDS
   stop_mock
   step "start webdata-mock on 127.0.0.1:$port"
   # --detach returns once the mock accepts connections (or says why it could not start).
@@ -74,6 +82,7 @@ cmd_demo() {
   echo
   echo "webdata-mock is running on http://127.0.0.1:$port (pid $(cat "$pidfile"), log $build/webdata-mock.log)."
   echo "Stop it with: bash scripts/webdata.sh stop"
+  echo "demo took $(duration $((SECONDS - t_start))): setup $(duration $((t_setup - t_start))), configure and build $(duration $((t_build - t_setup))), run $(duration $((SECONDS - t_build)))"
 }
 
 cmd_test() {
