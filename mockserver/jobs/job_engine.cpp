@@ -514,11 +514,16 @@ JobEngine::CancelOutcome JobEngine::cancel(const std::string& id, const std::str
   std::lock_guard<std::mutex> lock(mutex_);
   {
     std::lock_guard<std::mutex> job_lock(job->mutex);
-    if (job->terminal_locked()) return CancelOutcome::already_finished;
-    job->status = "cancelled";
-    job->finished_at = clock_.now();
-    // `completed` comes once, after the last page, also for a cancelled job (issue 7).
-    emit(*job, "completed", true, json::array(), std::nullopt);
+    if (job->terminal_locked()) {
+      if (!settings_.fault_cancel_finished_flips) return CancelOutcome::already_finished;
+      // --inject-fault cancel-finished-flips: as the Aug-2025 server, mark it cancelled anyway.
+      job->status = "cancelled";
+    } else {
+      job->status = "cancelled";
+      job->finished_at = clock_.now();
+      // `completed` comes once, after the last page, also for a cancelled job (issue 7).
+      emit(*job, "completed", true, json::array(), std::nullopt);
+    }
   }
   for (auto& runtime : running_) {
     if (runtime->job == job) runtime->pending.clear();  // queued pages are dropped silently
@@ -550,7 +555,15 @@ std::string JobEngine::status_body(const Job& job, std::size_t skip, std::size_t
                                    const std::string& next_base) {
   const std::size_t chunk_bytes = settings().chunk_bytes;
   std::lock_guard<std::mutex> job_lock(job.mutex);
-  const Chunk chunk = job.chunk_locked(skip, limit, chunk_bytes);
+  // --inject-fault ignore-skip: as the Aug-2025 server, every chunk starts at the first document
+  // while `next` still advances by the documents returned.
+  const bool ignore_skip = settings_.fault_ignore_skip;
+  Chunk chunk = job.chunk_locked(ignore_skip ? 0 : skip, limit, chunk_bytes);
+  std::size_t next_skip = chunk.end;
+  if (ignore_skip) {
+    next_skip = skip + (chunk.end - chunk.begin);
+    chunk.more = job.documents.size() > next_skip;
+  }
   json head = {{"success", true},
                {"status", job.status},
                {"total", job.total},
@@ -559,7 +572,7 @@ std::string JobEngine::status_body(const Job& job, std::size_t skip, std::size_t
                {"expiresAt", iso8601(job.expires_at_locked(clock_.now()))}};
   if (chunk.more || !job.terminal_locked()) {
     const bool repeat = settings_.fault_repeat_skip && chunk.end > chunk.begin;
-    std::string next = next_base + "?skip=" + std::to_string(chunk.end - (repeat ? 1 : 0));
+    std::string next = next_base + "?skip=" + std::to_string(next_skip - (repeat ? 1 : 0));
     if (limit > 0) next += "&limit=" + std::to_string(limit);
     head["next"] = next;
   }
