@@ -45,7 +45,8 @@ bool is_list_item(const std::string& line) {
     return true;
   }
   std::size_t digits = 0;
-  while (digits < line.size() && digits < 9 && std::isdigit(static_cast<unsigned char>(line[digits])))
+  while (digits < line.size() && digits < 9 &&
+         std::isdigit(static_cast<unsigned char>(line[digits])))
     ++digits;
   return digits > 0 && digits + 1 < line.size() && (line[digits] == '.' || line[digits] == ')') &&
          (line[digits + 1] == ' ' || line[digits + 1] == '\t');
@@ -102,7 +103,7 @@ std::vector<Heading> markdown_headings(const std::string& markdown) {
   std::vector<Heading> out;
   std::istringstream in(markdown);
   std::string raw;
-  std::string fence;                    // the opening fence while inside a fenced block
+  std::string fence;                   // the opening fence while inside a fenced block
   std::vector<std::string> paragraph;  // lines a setext underline would turn into a heading
   while (std::getline(in, raw)) {
     if (!raw.empty() && raw.back() == '\r') raw.pop_back();
@@ -112,8 +113,8 @@ std::vector<Heading> markdown_headings(const std::string& markdown) {
     const std::string line = raw.substr(std::min<std::size_t>(indent, 3));
     const std::string stripped = trim(line);
     if (!fence.empty()) {
-      if (stripped.rfind(fence, 0) == 0 && stripped.find_first_not_of(fence[0]) ==
-                                               std::string::npos) {
+      if (stripped.rfind(fence, 0) == 0 &&
+          stripped.find_first_not_of(fence[0]) == std::string::npos) {
         fence.clear();
       }
       continue;
@@ -268,14 +269,30 @@ std::string xml_escape(const std::string& text) {
   for (const char ch : valid_utf8(text)) {
     const auto c = static_cast<unsigned char>(ch);
     switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      case '\n': out += "&#10;"; break;
-      case '\r': out += "&#13;"; break;
-      case '\t': out += "&#9;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      case '\n':
+        out += "&#10;";
+        break;
+      case '\r':
+        out += "&#13;";
+        break;
+      case '\t':
+        out += "&#9;";
+        break;
       default:
         if (c >= 0x20) out += ch;  // other control characters are not allowed in XML 1.0
     }

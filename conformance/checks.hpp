@@ -16,9 +16,7 @@ namespace webdata::conformance {
 struct Heading {
   int level = 0;
   std::string text;
-  bool operator==(const Heading& other) const {
-    return level == other.level && text == other.text;
-  }
+  bool operator==(const Heading& other) const { return level == other.level && text == other.text; }
 };
 std::vector<Heading> markdown_headings(const std::string& markdown);
 /// Whether `markdown` has a heading of `level` whose text is `text`.

@@ -1,5 +1,6 @@
-// Crawl (docs/reference/crawl.md, jobs.md): scope against the test site's graph, robots, states, chunking
-// over 10 MB with next/skip, cancel, active list, errors endpoint, idempotency, team isolation.
+// Crawl (docs/reference/crawl.md, jobs.md): scope against the test site's graph, robots, states,
+// chunking over 10 MB with next/skip, cancel, active list, errors endpoint, idempotency, team
+// isolation.
 
 #include <set>
 
@@ -181,7 +182,8 @@ TEST_CASE("chunking over 10 MB: next absolute, skip offsets, every document once
   });
   {
     RULE(rules::kJobStates);
-    INFO("states seen: " << json(states).dump() << "; last status: " << status.dump().substr(0, 300));
+    INFO("states seen: " << json(states).dump()
+                         << "; last status: " << status.dump().substr(0, 300));
     REQUIRE(status.value("status", "") == "completed");
   }
   const Chunks chunks = collect_chunks("/v2/crawl/" + id);
@@ -295,7 +297,8 @@ TEST_CASE("active crawls list a running crawl; cancel ends it for good", "[crawl
   CHECK(get("/v2/crawl/" + id).body_json.value("status", "") == "cancelled");
 }
 
-TEST_CASE("cancelling a finished crawl: 409 and unchanged, or 200 and cancelled", "[crawl][cancel]") {
+TEST_CASE("cancelling a finished crawl: 409 and unchanged, or 200 and cancelled",
+          "[crawl][cancel]") {
   const Crawl c = run_crawl("v2", {{"url", site_url("/docs/b.html")}, {"limit", 1}});
   RULE(rules::kCancelFinished);
   const auto res = del("/v2/crawl/" + c.id);

@@ -103,11 +103,12 @@ int main(int argc, char** argv) {
       Opt(t.signature_header,
           "name")["--signature-header"]("webhook signature header (default X-Service-Signature)") |
       Opt(t.timeout_scale, "factor")["--timeout-scale"]("multiply every wait (default 1)") |
-      Opt(junit_path, "file")["--junit"](
-          "write JUnit XML: one testcase per case, skips with their reasons") |
+      Opt(junit_path,
+          "file")["--junit"]("write JUnit XML: one testcase per case, skips with their reasons") |
       Opt(verdicts_path, "file")["--verdicts"]("write the verdict of every rule as JSON") |
       Opt(list_rules)["--list-rules"]("print every rule id, its reference section and statement") |
-      Opt(precheck_only)["--precheck-only"]("print the precheck and the capabilities, run no case") |
+      Opt(precheck_only)["--precheck-only"](
+          "print the precheck and the capabilities, run no case") |
       Opt(spawn_mock,
           "path")["--spawn-mock"]("start this webdata-mock executable on a free port and test it") |
       Opt(mock_as_deployment)["--mock-as-deployment"](
@@ -116,8 +117,8 @@ int main(int argc, char** argv) {
       // Bound to vectors: Clara takes a bound lambda only once.
       Opt(mock_args,
           "arg")["--mock-arg"]("extra argument for the spawned mock (repeatable; --mock-arg=--x)") |
-      Opt(mock_faults, "name")["--mock-fault"](
-          "start the spawned mock with --inject-fault NAME (repeatable)");
+      Opt(mock_faults,
+          "name")["--mock-fault"]("start the spawned mock with --inject-fault NAME (repeatable)");
   session.cli(cli);
   if (const int rc = session.applyCommandLine(argc, argv); rc != 0) return rc;
   auto& config = session.configData();
@@ -154,12 +155,11 @@ int main(int argc, char** argv) {
   std::unique_ptr<conf::TestSite> test_site;
   std::unique_ptr<conf::SpawnedMock> mock;
   try {
-    test_site =
-        std::make_unique<conf::TestSite>(site_bind, static_cast<unsigned short>(site_port));
+    test_site = std::make_unique<conf::TestSite>(site_bind, static_cast<unsigned short>(site_port));
     conf::set_site(test_site.get());
     t.site_listen = conf::with_port(site_bind, test_site->port());
-    t.site_host = conf::with_port(t.site_host.empty() ? "127.0.0.1" : t.site_host,
-                                  test_site->port());
+    t.site_host =
+        conf::with_port(t.site_host.empty() ? "127.0.0.1" : t.site_host, test_site->port());
     if (!spawn_mock.empty()) {
       std::vector<std::string> args;
       if (!mock_as_deployment) {
@@ -196,11 +196,10 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
   while (!t.base_url.empty() && t.base_url.back() == '/') t.base_url.pop_back();
-  std::cerr << "webdata-conformance: target " << t.base_url << ", test site http://"
-            << t.site_host
+  std::cerr << "webdata-conformance: target " << t.base_url << ", test site http://" << t.site_host
             << (t.is_mock ? " (spawned mock: [mock-only] tests run)"
-                : mock ? " (spawned mock, tested as a deployment)"
-                       : "")
+                : mock    ? " (spawned mock, tested as a deployment)"
+                          : "")
             << std::endl;
 
   conf::RunInfo run;

@@ -1,5 +1,5 @@
-// [mock-only]: rules that need webdata-mock's /__admin/ surface (docs/mockserver.md): a small chunk limit,
-// the clock (retention expiry), credit balances, and API stub faults. Skipped against live
+// [mock-only]: rules that need webdata-mock's /__admin/ surface (docs/mockserver.md): a small chunk
+// limit, the clock (retention expiry), credit balances, and API stub faults. Skipped against live
 // deployments. This file is linked last: the clock test resets the mock at its end.
 
 #include "support.hpp"

@@ -67,7 +67,8 @@ Capability probe_scrape(const std::string& field, const json& body) {
   if (data.is_object() && data.contains(field)) return {true, "the scrape answer has " + field};
   const std::string warning = warning_of(res);
   if (!warning.empty()) {
-    return {false, "the scrape answers without " + field + ", with the warning \"" + warning + "\""};
+    return {false,
+            "the scrape answers without " + field + ", with the warning \"" + warning + "\""};
   }
   return {true, "the scrape answers without " + field + " and without a warning (a failure)"};
 }
@@ -108,9 +109,8 @@ Capability probe_pdf() {
 
 // Starts a one-page batch with a webhook to /hooks/<token>; the deliveries are looked at later.
 ApiResponse start_webhook_probe(const std::string& token) {
-  return post("/v2/batch/scrape",
-              {{"urls", {site_url("/docs/b.html?precheck-hook=" + token)}},
-               {"webhook", {{"url", site_url("/hooks/" + token)}}}});
+  return post("/v2/batch/scrape", {{"urls", {site_url("/docs/b.html?precheck-hook=" + token)}},
+                                   {"webhook", {{"url", site_url("/hooks/" + token)}}}});
 }
 
 void judge_webhook_probe(const ApiResponse& started, const std::string& token,
@@ -183,7 +183,9 @@ const Capability& capability(const std::string& name) {
   return it == found().by_name.end() ? unknown : it->second;
 }
 
-const ApiResponse& agent_probe_answer() { return found().agent_answer; }
+const ApiResponse& agent_probe_answer() {
+  return found().agent_answer;
+}
 
 std::vector<CapabilityRow> capability_rows() {
   std::vector<CapabilityRow> rows;
@@ -205,15 +207,14 @@ PrecheckOutcome run_precheck(std::ostream& out) {
   const auto reached = call(reach);
   if (reached.status == 0) {
     return {false, stop_message("the target does not answer.",
-                                "GET " + target().base_url + "/v2/crawl/active: " +
-                                    reached.transport_error +
+                                "GET " + target().base_url +
+                                    "/v2/crawl/active: " + reached.transport_error +
                                     "\n  Check --base-url (or WEBDATA_API_URL) and that the "
                                     "deployment is running.")};
   }
   if (reached.status == 401) {
-    return {false, stop_message(target().api_key.empty()
-                                    ? "the target needs an API key."
-                                    : "the target refuses the API key.",
+    return {false, stop_message(target().api_key.empty() ? "the target needs an API key."
+                                                         : "the target refuses the API key.",
                                 "GET /v2/crawl/active answers " + short_answer(reached) +
                                     "\n  Give the deployment's key with --api-key or "
                                     "WEBDATA_API_KEY.")};
@@ -266,7 +267,8 @@ PrecheckOutcome run_precheck(std::ostream& out) {
   set("search", search.available, search.detail);
 
   auto& agent = found().agent_answer;
-  agent = post("/v2/agent", {{"prompt", "What is the heading of " + site_url("/docs/a.html") + "?"}});
+  agent =
+      post("/v2/agent", {{"prompt", "What is the heading of " + site_url("/docs/a.html") + "?"}});
   if (agent.status == 200) {
     set("agent", true,
         std::string("POST /v2/agent answers 200") +
@@ -291,10 +293,10 @@ PrecheckOutcome run_precheck(std::ostream& out) {
     set("format:changeTracking", c.available, c.detail);
   }
   {
-    const Capability c = probe_scrape(
-        "actions", {{"url", a},
-                    {"actions", json::array({{{"type", "wait"}, {"milliseconds", 10}},
-                                             {{"type", "scrape"}}})}});
+    const Capability c =
+        probe_scrape("actions", {{"url", a},
+                                 {"actions", json::array({{{"type", "wait"}, {"milliseconds", 10}},
+                                                          {{"type", "scrape"}}})}});
     set("actions", c.available, c.detail);
   }
   {

@@ -137,7 +137,9 @@ void write_properties(std::ostream& out, const RunInfo& run) {
 
 }  // namespace
 
-void note_rule(const Rule& rule) { current().rules.insert(rule.id); }
+void note_rule(const Rule& rule) {
+  current().rules.insert(rule.id);
+}
 
 void skip_rule(const Rule& rule, const std::string& reason) {
   current().skipped_rules.emplace(rule.id, reason);
@@ -148,15 +150,23 @@ void mark_skipped(const std::string& reason) {
   skipped_flag() = true;
 }
 
-const std::vector<CaseResult>& recorded_cases() { return cases_store(); }
+const std::vector<CaseResult>& recorded_cases() {
+  return cases_store();
+}
 
 Counts count(const std::vector<CaseResult>& cases) {
   Counts c;
   for (const auto& r : cases) {
     switch (r.outcome) {
-      case CaseResult::Outcome::kPassed: ++c.passed; break;
-      case CaseResult::Outcome::kFailed: ++c.failed; break;
-      case CaseResult::Outcome::kSkipped: ++c.skipped; break;
+      case CaseResult::Outcome::kPassed:
+        ++c.passed;
+        break;
+      case CaseResult::Outcome::kFailed:
+        ++c.failed;
+        break;
+      case CaseResult::Outcome::kSkipped:
+        ++c.skipped;
+        break;
     }
   }
   return c;
@@ -217,7 +227,8 @@ void print_verdicts(std::ostream& out, const std::vector<CaseResult>& cases) {
       detail = std::to_string(v.cases.size()) + (v.cases.size() == 1 ? " case" : " cases");
     } else if (!v.reasons.empty()) {
       detail = v.reasons.front();
-      if (v.reasons.size() > 1) detail += " (and " + std::to_string(v.reasons.size() - 1) + " more)";
+      if (v.reasons.size() > 1)
+        detail += " (and " + std::to_string(v.reasons.size() - 1) + " more)";
     }
     const std::string word = v.verdict == "failed" ? "FAILED" : v.verdict;
     out << "  " << std::left << std::setw(22) << rule->id << " " << std::setw(8) << word << " "
@@ -225,7 +236,8 @@ void print_verdicts(std::ostream& out, const std::vector<CaseResult>& cases) {
   }
   for (const auto& c : cases) {
     for (const auto& f : c.failures) {
-      if (f.rule.empty()) out << "  (no rule named)        FAILED   " << c.name << ": " << f.summary << "\n";
+      if (f.rule.empty())
+        out << "  (no rule named)        FAILED   " << c.name << ": " << f.summary << "\n";
     }
   }
 }
@@ -247,8 +259,8 @@ void write_junit(std::ostream& out, const RunInfo& run, const std::vector<CaseRe
         << attr("name", r.name) << attr("time", seconds_text(r.seconds)) << ">\n";
     if (r.outcome == CaseResult::Outcome::kFailed) {
       const CheckFailure& first = r.failures.front();
-      std::string message = (first.rule.empty() ? "no rule named" : "rule " + first.rule) + ": " +
-                            first.summary;
+      std::string message =
+          (first.rule.empty() ? "no rule named" : "rule " + first.rule) + ": " + first.summary;
       if (r.failures.size() > 1) {
         message += " (and " + std::to_string(r.failures.size() - 1) + " more failed checks)";
       }
@@ -303,11 +315,12 @@ void write_verdicts_json(std::ostream& out, const RunInfo& run,
       if (f.rule.empty()) unnamed.push_back(r.name + ": " + f.summary);
     }
   }
-  const json doc = {{"target", run.target},
-                    {"summary", {{"passed", c.passed}, {"failed", c.failed}, {"skipped", c.skipped}}},
-                    {"rules", rules_json},
-                    {"failuresNamingNoRule", unnamed},
-                    {"capabilities", capabilities}};
+  const json doc = {
+      {"target", run.target},
+      {"summary", {{"passed", c.passed}, {"failed", c.failed}, {"skipped", c.skipped}}},
+      {"rules", rules_json},
+      {"failuresNamingNoRule", unnamed},
+      {"capabilities", capabilities}};
   out << doc.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
 }
 

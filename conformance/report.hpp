@@ -49,9 +49,9 @@ std::string summary_line(const Counts& counts);
 /// was not skipped checked it (and did not skip_rule() it); else skipped (with the reasons) when
 /// only skipped cases named it; else not run.
 struct RuleVerdict {
-  std::string verdict;                 ///< "passed", "failed", "skipped", "not run".
-  std::vector<std::string> cases;      ///< The cases that checked it.
-  std::vector<std::string> reasons;    ///< Failures (first of each case) or skip reasons.
+  std::string verdict;               ///< "passed", "failed", "skipped", "not run".
+  std::vector<std::string> cases;    ///< The cases that checked it.
+  std::vector<std::string> reasons;  ///< Failures (first of each case) or skip reasons.
 };
 std::map<std::string, RuleVerdict> rule_verdicts(const std::vector<CaseResult>& cases);
 

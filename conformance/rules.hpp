@@ -107,7 +107,7 @@ struct Rule {
     "with ignoreInvalidURLs true the job starts and invalidURLs lists the dropped URLs (an "       \
     "array, maybe empty)")                                                                         \
   X(kBatchInvalidFalse, "BATCH-INVALID-FALSE", "batch-scrape.md#invalid-urls",                     \
-    "with ignoreInvalidURLs false an invalid URL answers 400; a valid batch has no invalidURLs "    \
+    "with ignoreInvalidURLs false an invalid URL answers 400; a valid batch has no invalidURLs "   \
     "list")                                                                                        \
   X(kBatchDocuments, "BATCH-DOCUMENTS", "jobs.md#documents",                                       \
     "one document per fetched URL; a failed fetch is no document but an entry of the errors "      \
@@ -138,7 +138,7 @@ struct Rule {
   X(kNextAbsolute, "CHUNK-NEXT-ABSOLUTE", "jobs.md#next",                                          \
     "next is an absolute URL of the same resource with skip")                                      \
   X(kNextUnique, "CHUNK-NEXT-UNIQUE", "jobs.md#next",                                              \
-    "following next never returns a document twice nor skips one")                                \
+    "following next never returns a document twice nor skips one")                                 \
   X(kNextAbsent, "CHUNK-NEXT-ABSENT", "jobs.md#next",                                              \
     "next is absent (not null) on the last chunk of a finished job")                               \
   X(kSkipOffset, "CHUNK-SKIP", "jobs.md#parameters", "skip=N starts the chunk at document N")      \
@@ -153,15 +153,14 @@ struct Rule {
   X(kActive, "ACTIVE", "jobs.md#active-crawls",                                                    \
     "a running crawl is listed with id, teamId, url and options.scrapeOptions; a cancelled one "   \
     "is not")                                                                                      \
-  X(kRetention, "RETENTION", "jobs.md#retention",                                                  \
-    "expiresAt is about 24 h after completion")                                                    \
+  X(kRetention, "RETENTION", "jobs.md#retention", "expiresAt is about 24 h after completion")      \
   X(kExpired, "RETENTION-EXPIRED", "jobs.md#retention",                                            \
     "after expiresAt the job answers 404 \"Job expired\"")                                         \
   /* Search, agent */                                                                              \
   X(kSearchShape, "SEARCH-SHAPE", "search.md#response-v2",                                         \
     "search answers {success, data:{web?, images?, news?}, creditsUsed}")                          \
   X(kSearchLimit, "SEARCH-LIMIT", "search.md#request-v2",                                          \
-    "limit (1..100) caps the results per source; out of range is a 4xx/5xx with success:false")   \
+    "limit (1..100) caps the results per source; out of range is a 4xx/5xx with success:false")    \
   X(kSearchSources, "SEARCH-SOURCES", "search.md#sources-and-categories",                          \
     "only the requested sources appear in data")                                                   \
   X(kSearchV1, "SEARCH-V1", "search.md#response-v1",                                               \

@@ -134,10 +134,10 @@ struct Capability {
 const Capability& capability(const std::string& name);
 
 /// Skips the test case when the target lacks `name`: "capability <name>: <why>".
-#define REQUIRE_CAPABILITY(name)                                                     \
-  do {                                                                               \
-    const auto& capability_ = ::webdata::conformance::capability(name);              \
-    if (!capability_.available)                                                      \
+#define REQUIRE_CAPABILITY(name)                                                         \
+  do {                                                                                   \
+    const auto& capability_ = ::webdata::conformance::capability(name);                  \
+    if (!capability_.available)                                                          \
       CONFORMANCE_SKIP(std::string("capability ") + (name) + ": " + capability_.detail); \
   } while (false)
 

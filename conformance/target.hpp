@@ -66,15 +66,15 @@ inline std::string rule_text(const Rule& rule) {
 /// Names the rule the following assertions check (until the end of the enclosing block); a
 /// failure prints the innermost rule, so a failing case says which rule the target broke. Use the
 /// constants of rules.hpp.
-#define RULE(rule)                             \
-  ::webdata::conformance::note_rule(rule);     \
+#define RULE(rule)                         \
+  ::webdata::conformance::note_rule(rule); \
   INFO(::webdata::conformance::rule_text(rule))
 
 /// Declares rules the case checks further down, before a capability check may skip it, so that
 /// the verdict table shows them as skipped rather than not run.
-#define CHECKS_RULES(...)                                                   \
-  do {                                                                      \
-    for (const ::webdata::conformance::Rule* rule_ : {__VA_ARGS__}) {       \
-      ::webdata::conformance::note_rule(*rule_);                            \
-    }                                                                       \
+#define CHECKS_RULES(...)                                             \
+  do {                                                                \
+    for (const ::webdata::conformance::Rule* rule_ : {__VA_ARGS__}) { \
+      ::webdata::conformance::note_rule(*rule_);                      \
+    }                                                                 \
   } while (false)

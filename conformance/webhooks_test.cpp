@@ -24,7 +24,8 @@ bool has_type_suffix(const std::vector<Delivery>& list, const std::string& suffi
 }
 
 // Waits for the job `resource`/`id` while it makes progress, then for its completed delivery (a
-// bounded time after the job ended). Returns the deliveries and, in `status`, the job's last status.
+// bounded time after the job ended). Returns the deliveries and, in `status`, the job's last
+// status.
 std::vector<Delivery> wait_completed(const std::string& token, const std::string& resource,
                                      const std::string& id, json* status = nullptr) {
   const json last = wait_job(resource, id);

@@ -18,13 +18,13 @@ using namespace webdata::conformance;
 using json = nlohmann::json;
 
 TEST_CASE("markdown headings: ATX and setext spell the same structure", "[checks]") {
-  const std::string atx = "# Conformance Home\n\nWelcome to the **conformance** site.\n\n## Docs ##\n";
+  const std::string atx =
+      "# Conformance Home\n\nWelcome to the **conformance** site.\n\n## Docs ##\n";
   const std::string setext =
       "Conformance Home\n================\n\nWelcome to the __conformance__ site.\n\nDocs\n----\n";
   for (const auto& md : {atx, setext}) {
     INFO(md);
-    CHECK(markdown_headings(md) ==
-          std::vector<Heading>{{1, "Conformance Home"}, {2, "Docs"}});
+    CHECK(markdown_headings(md) == std::vector<Heading>{{1, "Conformance Home"}, {2, "Docs"}});
     CHECK(has_heading(md, 1, "Conformance Home"));
     CHECK_FALSE(has_heading(md, 2, "Conformance Home"));
     CHECK(has_strong(md, "conformance"));
@@ -37,7 +37,7 @@ TEST_CASE("markdown headings: what only looks like one is none", "[checks]") {
       "```\n# not a heading\nText\n===\n```\n\n- item\n---\n\n#hashtag\n\n####### seven\n\n"
       "A paragraph\nover two lines\n=====\n";
   CHECK(markdown_headings(md) == std::vector<Heading>{{1, "A paragraph over two lines"}});
-  CHECK(markdown_headings("") .empty());
+  CHECK(markdown_headings("").empty());
 }
 
 TEST_CASE("markdown bullets: any marker", "[checks]") {
@@ -116,7 +116,7 @@ TEST_CASE("XML text: escaped, invalid UTF-8 and forbidden characters replaced", 
   CHECK(xml_escape("caf\xC3\xA9") == "caf\xC3\xA9");
   CHECK(valid_utf8("bad \xC3 byte") == "bad ? byte");
   CHECK(valid_utf8("\xED\xA0\x80") == "???");  // a UTF-16 surrogate
-  CHECK(valid_utf8("\xC0\xAF") == "??");        // an overlong '/'
+  CHECK(valid_utf8("\xC0\xAF") == "??");       // an overlong '/'
 }
 
 namespace {
