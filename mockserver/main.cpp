@@ -181,8 +181,8 @@ int main(int argc, char** argv) {
   try {
     webdata::mock::MockServer server(*parsed.config, std::cerr);
     server.start();
-    if (!parsed.config->inject_fault.empty()) {
-      std::cerr << "webdata-mock: WARNING: --inject-fault " << parsed.config->inject_fault
+    for (const auto& fault : parsed.config->inject_faults) {
+      std::cerr << "webdata-mock: WARNING: --inject-fault " << fault
                 << " breaks the API on purpose\n";
     }
     if (!process.ready_file.empty() &&

@@ -93,6 +93,28 @@ std::string fixture_root_problem(const std::string& path, bool synthetic_counts)
 
 }  // namespace
 
+bool Config::has_fault(const std::string& name) const {
+  return std::find(inject_faults.begin(), inject_faults.end(), name) != inject_faults.end();
+}
+
+const std::vector<std::pair<std::string, std::string>>& fault_names() {
+  // Defects the conformance suite must fail, and quirks of real deployments it must accept
+  // (docs/conformance.md, "Imitating a deployment").
+  static const std::vector<std::pair<std::string, std::string>> names = {
+      {"repeat-skip", "`next` repeats the last document of each chunk"},
+      {"bad-signature", "webhooks are signed with a wrong secret"},
+      {"missing-status-code", "documents lack metadata.statusCode"},
+      {"no-auth", "authentication off: requests with no key or an unknown key are served"},
+      {"no-search-results", "search finds nothing (no search provider)"},
+      {"no-llm", "no language model: summary, json, branding formats refused, agent off"},
+      {"no-screenshot", "screenshot formats give a warning instead of a screenshot"},
+      {"ignore-skip", "job status ignores skip: every chunk starts at the first document"},
+      {"unsigned-webhooks", "webhook deliveries carry no signature header"},
+      {"cancel-finished-flips", "cancelling a finished job answers 200 and marks it cancelled"},
+  };
+  return names;
+}
+
 std::vector<TeamConfig> Config::effective_teams() const {
   if (!teams.empty()) return teams;
   TeamConfig team;
@@ -127,7 +149,7 @@ json Config::to_json(bool mask_secrets) const {
           {"chunkBytes", chunk_bytes},
           {"stateDir", state_dir},
           {"pagePacingMs", page_pacing_ms},
-          {"injectFault", inject_fault},
+          {"injectFaults", inject_faults},
           {"admin", admin},
           {"adminOnPublic", admin_on_public},
           {"liveFetch", live_fetch},
@@ -234,7 +256,7 @@ std::string apply_config_json(const json& file, Config& config) {
 }
 
 std::string usage() {
-  return R"(Usage: webdata-mock [options]
+  static const char* head = R"(Usage: webdata-mock [options]
 
 A local mock of the web data extraction API (v1 and v2) that does the real work: auth,
 strict validation, content extraction from a virtual web, jobs, credits and webhooks.
@@ -277,9 +299,16 @@ Running in scripts and CI:
   --log-file PATH           with --detach: append the server's output to PATH
 
 Other:
-  --inject-fault NAME       break one rule on purpose (repeat-skip, bad-signature,
-                            missing-status-code) to prove the conformance suite catches it
-  --print-config            print the effective settings as JSON and exit
+  --inject-fault NAME[,NAME...]  break the API on purpose or imitate a deployment's quirk,
+                            to prove what the conformance suite catches and accepts (never
+                            for real use); repeatable, faults combine:
+)";
+  std::string text = head;
+  for (const auto& [name, what] : fault_names()) {
+    const std::size_t pad = name.size() < 23 ? 23 - name.size() : 1;
+    text += "      " + name + std::string(pad, ' ') + what + "\n";
+  }
+  return text + R"(  --print-config            print the effective settings as JSON and exit
   -h, --help                show this text and exit
 
 Stop it with Ctrl-C (SIGINT) or SIGTERM; in-flight requests are finished first.
@@ -379,11 +408,19 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
       if (!next() || value.empty()) return refuse("--state-dir needs a directory");
       config.state_dir = value;
     } else if (arg == "--inject-fault") {
-      if (!next() || (value != "repeat-skip" && value != "bad-signature" &&
-                      value != "missing-status-code")) {
-        return refuse("--inject-fault needs repeat-skip, bad-signature or missing-status-code");
+      if (!next() || value.empty()) return refuse("--inject-fault needs a fault name");
+      std::stringstream names(value);
+      std::string name;
+      while (std::getline(names, name, ',')) {
+        const auto& known = fault_names();
+        if (std::none_of(known.begin(), known.end(),
+                         [&](const auto& f) { return f.first == name; })) {
+          std::string list;
+          for (const auto& f : known) list += (list.empty() ? "" : ", ") + f.first;
+          return refuse("unknown fault '" + name + "' for --inject-fault (known: " + list + ")");
+        }
+        if (!config.has_fault(name)) config.inject_faults.push_back(name);
       }
-      config.inject_fault = value;
     } else if (arg == "--live-fetch") {
       config.live_fetch = true;
     } else if (arg == "--allow-private-targets") {

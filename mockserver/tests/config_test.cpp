@@ -185,4 +185,27 @@ TEST_CASE("a fixture root that is missing or empty is refused at start, naming t
         std::string::npos);
   // A flag after the file replaces its value, and is what the message names.
   CHECK(parse_args({"--config", file, "--web-root", stubs.path}).config);
+
+TEST_CASE("--inject-fault combines faults, comma-separated or repeated; unknown ones are refused",
+          "[config]") {
+  const auto parsed = parse_args({"--inject-fault", "no-auth,ignore-skip", "--inject-fault",
+                                  "unsigned-webhooks", "--inject-fault", "no-auth"});
+  REQUIRE(parsed.config);
+  CHECK(parsed.config->inject_faults ==
+        std::vector<std::string>{"no-auth", "ignore-skip", "unsigned-webhooks"});
+  CHECK(parsed.config->has_fault("ignore-skip"));
+  CHECK_FALSE(parsed.config->has_fault("repeat-skip"));
+  CHECK(parsed.config->to_json().at("injectFaults").size() == 3);
+
+  const auto unknown = parse_args({"--inject-fault", "no-auth,no-such-fault"});
+  CHECK_FALSE(unknown.config);
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.message.find("unknown fault 'no-such-fault'") != std::string::npos);
+  CHECK(unknown.message.find("cancel-finished-flips") != std::string::npos);
+  CHECK(parse_args({"--inject-fault", ""}).exit_code == 2);
+  for (const auto& [name, what] : webdata::mock::fault_names()) {
+    INFO(name);
+    CHECK(parse_args({"--inject-fault", name}).config);
+    CHECK(parse_args({"--help"}).message.find(name) != std::string::npos);
+  }
 }
