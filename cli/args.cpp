@@ -40,6 +40,7 @@ const std::map<std::string, OptionSpec>& option_specs() {
       {"no-wait", {false, jobs}},
       {"wait", {false, {"status"}}},
       {"documents", {false, {"status"}}},
+      {"skip", {true, {"status"}}},
       {"batch", {false, {"status", "cancel", "errors"}}},
       {"max-wait", {true, followed}},
       {"poll-interval", {true, followed}},
@@ -236,7 +237,8 @@ std::string command_usage(const std::string& command) {
   --strict              refuse the whole batch when a URL is invalid (ignoreInvalidURLs false)
   --max-concurrency N   pages scraped at once
   --no-wait             print the job id and return at once
-  --max-wait SECONDS    give up waiting (exit 4); the job keeps running
+  --max-wait SECONDS    give up waiting (exit 4) and print the command that resumes; the job
+                        keeps running
   --poll-interval MS    pause between status requests while nothing new arrives (default 500)
   --v1                  use /v1/batch/scrape
 )"},
@@ -270,6 +272,7 @@ std::string command_usage(const std::string& command) {
   --batch               ID is a batch scrape (default: a crawl)
   --wait                wait until the job ends, with a progress bar
   --documents           print every document of the job (markdown or --json)
+  --skip N              with --documents: leave out the first N documents (resuming)
   --max-wait SECONDS, --poll-interval MS   as for crawl
   --v1                  use the /v1 endpoints
 )"},

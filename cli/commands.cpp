@@ -1,11 +1,13 @@
 #include "commands.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
 #include <webdata/webdata.hpp>
 
+#include "connection.hpp"
 #include "progress.hpp"
 #include "render.hpp"
 
@@ -22,9 +24,69 @@ struct Context {
   bool progress = false;
   ClientOptions client_options;
   PollingPolicy polling;
-  /// When the command began: a job's pages/s count from its start request.
-  std::chrono::steady_clock::time_point began = std::chrono::steady_clock::now();
+  std::shared_ptr<CliTransport> transport;
+  std::string url_source;  ///< "--api-url", "WEBDATA_API_URL" or "the default"
+  std::string key_source;  ///< "--api-key", "WEBDATA_API_KEY" or "" (no key)
 };
+
+const std::vector<std::string> kFormatsV2 = {"markdown", "summary", "html", "rawHtml",
+                                             "links",    "images",  "screenshot", "json",
+                                             "changeTracking", "branding"};
+const std::vector<std::string> kFormatsV1 = {"markdown",   "html", "rawHtml",
+                                             "links",      "screenshot", "screenshot@fullPage",
+                                             "json",       "extract",    "changeTracking"};
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                        std::tolower(static_cast<unsigned char>(b[j - 1]));
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// Refuses a value outside `accepted` before anything is sent: a typo is a usage error (exit 2)
+// that names the accepted values, not a 400 from the service.
+void check_values(const std::string& option, const std::vector<std::string>& values,
+                  const std::vector<std::string>& accepted) {
+  for (const auto& value : values) {
+    if (std::find(accepted.begin(), accepted.end(), value) != accepted.end()) continue;
+    std::string message = "unknown " + option + " '" + value + "'";
+    const std::string* nearest = nullptr;
+    std::size_t best = 3;  // suggest only close matches
+    for (const auto& candidate : accepted) {
+      const std::size_t d = edit_distance(value, candidate);
+      if (d < best) {
+        best = d;
+        nearest = &candidate;
+      }
+    }
+    if (nearest != nullptr) message += " (did you mean '" + *nearest + "'?)";
+    std::string list;
+    for (const auto& a : accepted) list += (list.empty() ? "" : ", ") + a;
+    throw UsageError(message + "; accepted: " + list);
+  }
+}
+
+// A command line that repeats this one's connection and job flags, for hints ("try ...").
+// The key is never printed: it is a secret, and the environment or the same flag supplies it.
+std::string suggest(const Context& c, const std::string& rest, bool batch) {
+  std::string line = "webdata " + rest;
+  if (batch) line += " --batch";
+  if (c.args.flag("v1")) line += " --v1";
+  if (c.args.flag("json")) line += " --json";
+  if (c.url_source == "--api-url") line += " --api-url " + c.client_options.api_url;
+  if (c.key_source == "--api-key") line += " --api-key ...";
+  return line;
+}
 
 int exit_code_for(const Error& e) {
   switch (e.kind) {
@@ -41,8 +103,43 @@ int exit_code_for(const Error& e) {
 int fail(Context& c, const Error& e) {
   c.err << "webdata: " << e.describe() << "\n";
   if (!e.details.empty()) c.err << "details: " << e.details << "\n";
+  if (e.kind == ErrorKind::kHttp && e.http_status == 401) {
+    if (c.key_source.empty()) {
+      c.err << "webdata: no API key was sent: pass --api-key KEY or set WEBDATA_API_KEY\n";
+    } else {
+      c.err << "webdata: the service refused the key from " << c.key_source
+            << ": check --api-key or WEBDATA_API_KEY (--api-key wins)\n";
+    }
+  } else if (e.kind == ErrorKind::kTransport && c.transport && !c.transport->answered()) {
+    c.err << "webdata: nothing answers at " << c.client_options.api_url
+          << ": is the service running? (the address comes from " << c.url_source
+          << "; set it with --api-url or WEBDATA_API_URL)\n";
+  }
   return exit_code_for(e);
 }
+
+// The service reads a job's `success: false` (with its `error`) as a failed request; for a job
+// status it means the job failed, and the message is the job's error.
+bool is_failed_job_report(const Error& e) {
+  return e.kind == ErrorKind::kHttp && e.http_status >= 200 && e.http_status < 300;
+}
+
+// A job ended without completing: why, always (it is the reason for exit 5), and where to look.
+int report_job_end(Context& c, const std::string& kind, const std::string& id,
+                   const std::string& state, const std::optional<std::string>& why) {
+  c.err << "webdata: " << kind << " " << id << " ended " << state;
+  if (why) c.err << ": " << *why;
+  c.err << "\n";
+  if (state == "failed") {
+    c.err << "webdata: pages that failed: " << suggest(c, "errors " + id, kind == "batch")
+          << "\n";
+  }
+  return kJobNotCompleted;
+}
+
+// A status, cancel or errors request for an id the service does not know: say whether it is the
+// other kind of job (a batch id used as a crawl, or the reverse) and how to ask for it.
+int fail_lookup(Context& c, const std::string& command, const std::string& id, const Error& e);
 
 void note(Context& c, const std::string& text) {
   if (!c.quiet) c.err << "webdata: " << text << "\n";
@@ -93,6 +190,7 @@ void common_scrape_options(const Args& a, Options& o) {
 }
 
 ScrapeOptions scrape_options(const Args& a) {
+  check_values("--format", a.list("format"), kFormatsV2);
   ScrapeOptions o;
   common_scrape_options(a, o);
   std::vector<FormatEntry> formats;
@@ -111,6 +209,7 @@ ScrapeOptions scrape_options(const Args& a) {
 }
 
 v1::ScrapeOptions scrape_options_v1(const Args& a) {
+  check_values("--format", a.list("format"), kFormatsV1);
   v1::ScrapeOptions o;
   common_scrape_options(a, o);
   if (auto formats = a.list("format"); !formats.empty()) o.formats = formats;
@@ -126,12 +225,36 @@ v1::ScrapeOptions scrape_options_v1(const Args& a) {
 
 bool ended_well(const JobState& state) { return state == JobState::completed(); }
 
+// Whether a kTimeout is --max-wait running out (rather than one request's --timeout).
+bool max_wait_over(const Context& c, std::chrono::steady_clock::time_point since, const Error& e) {
+  return e.kind == ErrorKind::kTimeout && c.polling.max_wait &&
+         std::chrono::steady_clock::now() - since >= *c.polling.max_wait;
+}
+
+std::string seconds_text(std::chrono::milliseconds ms) {
+  std::ostringstream out;
+  out << static_cast<double>(ms.count()) / 1000.0 << " s";
+  return out.str();
+}
+
+int report_max_wait(Context& c, const std::string& kind, const std::string& id,
+                    const std::string& state, const std::string& resume) {
+  c.err << "webdata: " << kind << " " << id << " still " << (state.empty() ? "running" : state)
+        << " after --max-wait " << seconds_text(*c.polling.max_wait)
+        << "; it keeps running on the service\n"
+        << "webdata: resume with: " << resume << "\n";
+  return kTimeout;
+}
+
 // Follows a job's status chunks: progress bar on stderr, every document to stdout as it
 // arrives (one chunk in memory at a time), and in JSON mode one object whose `data` is
-// streamed and whose counters come last.
-int follow_documents(Context& c, const Job& job, const std::string& kind) {
-  ProgressBar bar(c.err, c.progress, kind, c.began);
-  std::size_t printed = 0;
+// streamed and whose counters come last. The first `skip` documents are not printed (resuming
+// a follow that stopped).
+int follow_documents(Context& c, const Job& job, const std::string& kind, std::size_t skip = 0) {
+  ProgressBar bar(c.err, c.progress, kind);
+  const auto since = std::chrono::steady_clock::now();
+  std::size_t seen = 0;     // documents of the job so far, skipped ones included
+  std::size_t printed = 0;  // documents written to stdout
   if (c.json) {
     c.out << "{\"id\": " << Json::string(job.id()).text() << ",\n";
     if (const auto& invalid = job.started().invalid_urls) {
@@ -150,11 +273,17 @@ int follow_documents(Context& c, const Job& job, const std::string& kind) {
       error = chunk.error();
       break;
     }
+    bool cleared = false;
     for (const auto& doc : chunk->data) {
+      if (seen++ < skip) continue;
+      if (!cleared) {
+        bar.clear();  // documents start on a line of their own, never after the bar
+        cleared = true;
+      }
       if (c.json) {
         c.out << (printed == 0 ? "\n  " : ",\n  ") << to_json(doc).text();
       } else {
-        render_job_document(c.out, doc);
+        render_job_document(c.out, doc, seen, printed == 0);
       }
       ++printed;
     }
@@ -173,24 +302,47 @@ int follow_documents(Context& c, const Job& job, const std::string& kind) {
       if (last->expires_at) {
         c.out << ",\n \"expiresAt\": " << Json::string(last->expires_at->text()).text();
       }
+      if (auto why = job_error(*last)) c.out << ",\n \"error\": " << Json::string(*why).text();
     }
     c.out << "\n}\n";
   }
-  if (error) return fail(c, *error);
+  if (error) {
+    if (is_failed_job_report(*error)) {
+      return report_job_end(c, kind, job.id(), "failed", error->message);
+    }
+    if (max_wait_over(c, since, *error)) {
+      return report_max_wait(
+          c, kind, job.id(), last ? last->status.value() : "",
+          suggest(c, "status " + job.id() + " --documents --skip " + std::to_string(seen),
+                  kind == "batch"));
+    }
+    if (seen == 0 && error->kind == ErrorKind::kHttp && error->http_status == 404) {
+      return fail_lookup(c, "status", job.id(), *error);
+    }
+    return fail(c, *error);
+  }
   if (last && !ended_well(last->status)) {
-    note(c, kind + " " + job.id() + " ended " + last->status.value());
-    return kJobNotCompleted;
+    return report_job_end(c, kind, job.id(), last->status.value(), job_error(*last));
   }
   return kOk;
 }
 
 // Polls the status (counters only are shown) until the job ends.
 int wait_for_job(Context& c, const Job& job, const std::string& kind) {
-  ProgressBar bar(c.err, c.progress, kind, c.began);
+  ProgressBar bar(c.err, c.progress, kind);
   const auto start = std::chrono::steady_clock::now();
+  bool first = true;
   for (;;) {
     auto st = job.status();
-    if (!st.ok()) return fail(c, st.error());
+    if (!st.ok()) {
+      bar.finish();
+      if (is_failed_job_report(st.error())) {
+        return report_job_end(c, kind, job.id(), "failed", st.error().message);
+      }
+      if (first) return fail_lookup(c, "status", job.id(), st.error());
+      return fail(c, st.error());
+    }
+    first = false;
     bar.update(st->completed, st->total, st->status.value());
     if (st->status.is_terminal()) {
       bar.finish();
@@ -201,13 +353,13 @@ int wait_for_job(Context& c, const Job& job, const std::string& kind) {
       } else {
         render_status(c.out, kind, job.id(), *st);
       }
-      return ended_well(st->status) ? kOk : kJobNotCompleted;
+      if (ended_well(st->status)) return kOk;
+      return report_job_end(c, kind, job.id(), st->status.value(), job_error(*st));
     }
     if (c.polling.max_wait && std::chrono::steady_clock::now() - start >= *c.polling.max_wait) {
       bar.finish();
-      c.err << "webdata: " << kind << " " << job.id() << " still " << st->status.value()
-            << " after --max-wait\n";
-      return kTimeout;
+      return report_max_wait(c, kind, job.id(), st->status.value(),
+                             suggest(c, "status " + job.id() + " --wait", kind == "batch"));
     }
     c.polling.cancel.wait_for(c.polling.interval);
   }
@@ -377,6 +529,8 @@ int cmd_search(Context& c) {
   SearchRequest req;
   req.query = query;
   req.limit = a.integer("limit", 1, 100);
+  check_values("--source", a.list("source"), {"web", "images", "news"});
+  check_values("--category", a.list("category"), {"github", "research", "pdf"});
   if (auto sources = a.list("source"); !sources.empty()) {
     std::vector<SearchSource> list;
     for (const auto& s : sources) list.emplace_back(s);
@@ -421,15 +575,15 @@ int cmd_agent(Context& c) {
     render_agent(c.out, *res);
   }
   if (!res->status.empty() && !ended_well(res->status)) {
-    note(c, "agent ended " + res->status.value() + (res->error ? ": " + *res->error : ""));
+    c.err << "webdata: agent ended " << res->status.value() << (res->error ? ": " + *res->error : "")
+          << "\n";
     return kJobNotCompleted;
   }
   return kOk;
 }
 
 // The job named on the command line, as a crawl or (--batch) a batch scrape, v2 or --v1.
-Job job_handle(Context& c, const std::string& id) {
-  const bool batch = c.args.flag("batch");
+Job job_handle(Context& c, const std::string& id, bool batch) {
   if (c.args.flag("v1")) {
     v1::Client client(c.client_options);
     if (batch) return client.batch_scrape_job(id);
@@ -440,14 +594,58 @@ Job job_handle(Context& c, const std::string& id) {
   return client.crawl_job(id);
 }
 
+Job job_handle(Context& c, const std::string& id) { return job_handle(c, id, c.args.flag("batch")); }
+
+int fail_lookup(Context& c, const std::string& command, const std::string& id, const Error& e) {
+  const int rc = fail(c, e);
+  if (e.kind != ErrorKind::kHttp || e.http_status != 404) return rc;
+  if (e.message.find("xpired") != std::string::npos) {
+    c.err << "webdata: a job's results are kept for 24 hours after it ends\n";
+    return rc;
+  }
+  const bool batch = c.args.flag("batch");
+  const std::string asked = batch ? "batch scrape" : "crawl";
+  const std::string other = batch ? "crawl" : "batch scrape";
+  // One status request for the other kind of job settles which one the id is.
+  CallOptions probe;
+  probe.retry = RetryPolicy::none();
+  auto found = job_handle(c, id, !batch).status(probe);
+  if (found.ok() || is_failed_job_report(found.error())) {
+    c.err << "webdata: " << id << " is a " << other << ", not a " << asked
+          << ": try " << suggest(c, command + " " + id, !batch) << "\n";
+  } else if (found.error().kind == ErrorKind::kHttp && found.error().http_status == 404) {
+    c.err << "webdata: no crawl or batch scrape " << id
+          << " for this API key (mistyped, or another team's)\n";
+  } else {
+    c.err << "webdata: if " << id << " is a " << other << ", "
+          << (batch ? "drop --batch" : "add --batch") << "\n";
+  }
+  return rc;
+}
+
 int cmd_status(Context& c) {
   const std::string id = one_positional(c.args, "job id");
   const Job job = job_handle(c, id);
   const std::string kind = c.args.flag("batch") ? "batch" : "crawl";
-  if (c.args.flag("documents")) return follow_documents(c, job, kind);
+  const auto skip = c.args.integer("skip", 0, 2000000000);
+  if (skip && !c.args.flag("documents")) throw UsageError("--skip needs --documents");
+  if (c.args.flag("documents")) {
+    return follow_documents(c, job, kind, static_cast<std::size_t>(skip.value_or(0)));
+  }
   if (c.args.flag("wait")) return wait_for_job(c, job, kind);
   auto st = job.status();
-  if (!st.ok()) return fail(c, st.error());
+  if (!st.ok()) {
+    if (is_failed_job_report(st.error())) {
+      // The job failed; the service said so with `success: false` (its counters are lost).
+      if (c.json) {
+        c.out << st.error().raw_body << "\n";
+      } else {
+        c.out << kind << " " << id << ": failed\nerror: " << st.error().message << "\n";
+      }
+      return kOk;
+    }
+    return fail_lookup(c, "status", id, st.error());
+  }
   st->data.clear();
   st->next.reset();
   if (c.json) {
@@ -461,7 +659,7 @@ int cmd_status(Context& c) {
 int cmd_cancel(Context& c) {
   const std::string id = one_positional(c.args, "job id");
   auto state = job_handle(c, id).cancel();
-  if (!state.ok()) return fail(c, state.error());
+  if (!state.ok()) return fail_lookup(c, "cancel", id, state.error());
   if (c.json) {
     c.out << "{\"success\": true, \"status\": " << Json::string(state->value()).text() << "}\n";
   } else {
@@ -473,7 +671,7 @@ int cmd_cancel(Context& c) {
 int cmd_errors(Context& c) {
   const std::string id = one_positional(c.args, "job id");
   auto errors = job_handle(c, id).errors();
-  if (!errors.ok()) return fail(c, errors.error());
+  if (!errors.ok()) return fail_lookup(c, "errors", id, errors.error());
   if (c.json) {
     c.out << to_json(*errors).pretty() << "\n";
   } else {
@@ -510,8 +708,35 @@ int run_command(const Args& args, std::ostream& out, std::ostream& err, bool err
     throw UsageError("--progress needs auto, always or never");
   }
   c.progress = !c.quiet && (when == "always" || (when == "auto" && err_is_tty));
-  if (auto url = args.value("api-url")) c.client_options.api_url = *url;
-  if (auto key = args.value("api-key")) c.client_options.api_key = *key;
+  // Resolved here rather than by the SDK, so that messages can say where each came from.
+  auto from_env = [](const char* name) -> std::optional<std::string> {
+    const char* v = std::getenv(name);
+    if (v == nullptr || *v == '\0') return std::nullopt;
+    return std::string(v);
+  };
+  if (auto url = args.value("api-url")) {
+    c.client_options.api_url = *url;
+    c.url_source = "--api-url";
+  } else if (auto env = from_env("WEBDATA_API_URL")) {
+    c.client_options.api_url = *env;
+    c.url_source = "WEBDATA_API_URL";
+  } else {
+    c.client_options.api_url = "http://127.0.0.1:3002";
+    c.url_source = "the default";
+  }
+  while (!c.client_options.api_url.empty() && c.client_options.api_url.back() == '/') {
+    c.client_options.api_url.pop_back();
+  }
+  if (auto key = args.value("api-key")) {
+    c.client_options.api_key = *key;
+    c.key_source = "--api-key";
+  } else if (auto env = from_env("WEBDATA_API_KEY")) {
+    c.client_options.api_key = *env;
+    c.key_source = "WEBDATA_API_KEY";
+  }
+  c.transport = std::make_shared<CliTransport>(make_curl_transport(), err, c.quiet,
+                                               c.client_options.retry.max_retries);
+  c.client_options.transport = c.transport;
   if (auto seconds = args.number("timeout", 0.001, 86400)) {
     c.client_options.timeout = std::chrono::milliseconds(static_cast<long long>(*seconds * 1000));
   }

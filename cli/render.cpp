@@ -95,12 +95,20 @@ void render_document(std::ostream& out, const Document& doc) {
   }
 }
 
-void render_job_document(std::ostream& out, const Document& doc) {
-  out << "# " << source_of(doc);
+void render_job_document(std::ostream& out, const Document& doc, std::size_t number,
+                         bool first) {
+  // Not a heading: the pages' own headings stay the only ones, and a reader of the markdown
+  // sees a rule between pages while `grep '^<!-- page '` finds each one.
+  if (!first) out << "\n---\n\n";
+  std::string source = source_of(doc);
+  // "--" may not appear inside an HTML comment.
+  for (auto at = source.find("--"); at != std::string::npos; at = source.find("--", at)) {
+    source.replace(at + 1, 1, "%2D");
+  }
+  out << "<!-- page " << number << ": " << source;
   if (doc.metadata.status_code) out << " (" << *doc.metadata.status_code << ")";
-  out << "\n\n";
+  out << " -->\n\n";
   render_document(out, doc);
-  out << "\n";
 }
 
 void render_search(std::ostream& out, const SearchResults& results) {
@@ -190,7 +198,17 @@ void render_status(std::ostream& out, const std::string& kind, const std::string
   out << kind << " " << id << ": " << status.status.value() << ", " << status.completed << "/"
       << status.total << " pages, " << status.credits_used << " credits";
   if (status.expires_at) out << ", expires " << status.expires_at->text();
+  if (auto why = job_error(status)) out << "\nerror: " << *why;
   out << "\n";
+}
+
+std::optional<std::string> job_error(const JobStatus& status) {
+  // The status's `error` is not a typed field of JobStatus yet; the SDK keeps it in `extras`.
+  const auto it = status.extras.find("error");
+  if (it == status.extras.end()) return std::nullopt;
+  auto text = it->second.as_string();
+  if (!text || text->empty()) return std::nullopt;
+  return text;
 }
 
 }  // namespace webdata::cli

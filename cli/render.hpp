@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -11,14 +12,18 @@ namespace webdata::cli {
 /// Markdown renderings of the API's results, for people and for piping into other tools.
 /// A document whose only output is markdown prints as that markdown, unchanged.
 void render_document(std::ostream& out, const Document& doc);
-/// A document of a crawl or batch: a `# URL` heading, then `render_document`.
-void render_job_document(std::ostream& out, const Document& doc);
+/// Document `number` (from 1) of a crawl or batch: a `---` rule unless it is the `first` one
+/// printed, a `<!-- page N: URL (status) -->` line, then `render_document`.
+void render_job_document(std::ostream& out, const Document& doc, std::size_t number, bool first);
 void render_search(std::ostream& out, const SearchResults& results);
 void render_search_v1(std::ostream& out, const v1::SearchResults& results);
 void render_agent(std::ostream& out, const AgentResult& result);
 void render_errors(std::ostream& out, const JobErrors& errors);
 void render_active(std::ostream& out, const std::vector<ActiveCrawl>& crawls);
-/// "crawl ID: completed, 12/12 pages, 12 credits, expires ..." style summary.
+/// Why a job ended `failed`: the `error` of its status, when the service sent one.
+std::optional<std::string> job_error(const JobStatus& status);
+/// "crawl ID: completed, 12/12 pages, 12 credits, expires ..." style summary (and the error of a
+/// failed job on a second line).
 void render_status(std::ostream& out, const std::string& kind, const std::string& id,
                    const JobStatus& status);
 

@@ -1,5 +1,10 @@
-// Authentication (spec 5, WD 2), the error envelope and strict validation (WD 1).
+// Authentication (docs/reference/auth.md), the error envelope and strict validation (errors.md).
+// Validation issues are zod issues; a deployment may nest them (a wrong member of a union field is
+// one invalid_union issue with the member issues inside), so they are searched at any depth.
 
+#include <algorithm>
+
+#include "checks.hpp"
 #include "support.hpp"
 
 using namespace webdata::conformance;
@@ -58,24 +63,24 @@ void check_error_body(const ApiResponse& res) {
   CHECK_SCHEMA("common/error", res.body_json);
 }
 
-// The issues of a 400 answer's `details` with the given code.
-std::vector<json> issues_with_code(const ApiResponse& res, const std::string& code) {
-  std::vector<json> out;
-  if (!res.is_json() || !res.body_json.contains("details") ||
-      !res.body_json.at("details").is_array()) {
-    return out;
-  }
-  for (const auto& issue : res.body_json.at("details")) {
-    if (issue.is_object() && issue.value("code", "") == code) out.push_back(issue);
-  }
-  return out;
+// The issues of a 400 answer's `details` with one of `codes`, nested ones included.
+std::vector<FoundIssue> issues_with_code(const ApiResponse& res,
+                                         const std::vector<std::string>& codes) {
+  if (!res.is_json() || !res.body_json.contains("details")) return {};
+  return find_issues(res.body_json.at("details"), codes);
+}
+
+// Whether one of `issues` lies at (or inside an issue at) the field `key`.
+bool any_at(const std::vector<FoundIssue>& issues, const std::string& key) {
+  return std::any_of(issues.begin(), issues.end(),
+                     [&](const FoundIssue& issue) { return issue.at(key); });
 }
 
 }  // namespace
 
 TEST_CASE("every endpoint answers 401 without a valid key", "[auth]") {
-  REQUIRE_CAPABILITY("auth");
   RULE(rules::kAuth401);
+  REQUIRE_CAPABILITY("auth");
   for (const auto& e : all_endpoints()) {
     INFO(e.method << " " << e.path);
     const bool search = e.path.find("/search") != std::string::npos;
@@ -98,8 +103,8 @@ TEST_CASE("every endpoint answers 401 without a valid key", "[auth]") {
 }
 
 TEST_CASE("401 answers say why the key was refused", "[auth]") {
-  REQUIRE_CAPABILITY("auth");
   RULE(rules::kAuthMessages);
+  REQUIRE_CAPABILITY("auth");
   const Endpoint e{"GET", "/v2/crawl/active", nullptr};
   const auto missing = send(e, {});
   CHECK(missing.status == 401);
@@ -114,8 +119,8 @@ TEST_CASE("401 answers say why the key was refused", "[auth]") {
 }
 
 TEST_CASE("SDK: a wrong key is an HTTP 401 error", "[auth][sdk]") {
-  REQUIRE_CAPABILITY("auth");
   RULE(rules::kAuth401);
+  REQUIRE_CAPABILITY("auth");
   webdata::ClientOptions o;
   o.api_url = target().base_url;
   o.api_key = "conformance-unknown-key";
@@ -166,9 +171,9 @@ TEST_CASE("an unknown field answers 400 with unrecognized_keys", "[validation]")
     CHECK(res.status == 400);
     CHECK(res.body_json.value("code", "") == "BAD_REQUEST");
     check_error_body(res);
-    const auto issues = issues_with_code(res, "unrecognized_keys");
+    const auto issues = issues_with_code(res, {"unrecognized_keys"});
     REQUIRE(issues.size() == 1);
-    CHECK(issues[0].value("keys", json::array()).dump().find("conformanceBogus") !=
+    CHECK(issues[0].issue.value("keys", json::array()).dump().find("conformanceBogus") !=
           std::string::npos);
   }
 }
@@ -179,15 +184,14 @@ TEST_CASE("a wrong type answers 400 with invalid_type at the field's path", "[va
   INFO(res.describe());
   CHECK(res.status == 400);
   check_error_body(res);
-  const auto issues = issues_with_code(res, "invalid_type");
-  REQUIRE_FALSE(issues.empty());
-  CHECK(issues[0].at("path").dump().find("formats") != std::string::npos);
+  // formats is a union of format names and format objects: a deployment may report the wrong
+  // element as invalid_union with the invalid_type issue of each member inside.
+  CHECK(any_at(issues_with_code(res, {"invalid_type"}), "formats"));
 
   const auto crawl = post("/v2/crawl", {{"url", site_url("/")}, {"limit", "ten"}});
   INFO(crawl.describe());
   CHECK(crawl.status == 400);
-  REQUIRE_FALSE(issues_with_code(crawl, "invalid_type").empty());
-  CHECK(issues_with_code(crawl, "invalid_type")[0].at("path") == json::array({"limit"}));
+  CHECK(any_at(issues_with_code(crawl, {"invalid_type"}), "limit"));
 }
 
 TEST_CASE("scrape timeout above 300000 ms answers 400 too_big", "[validation]") {
@@ -196,19 +200,20 @@ TEST_CASE("scrape timeout above 300000 ms answers 400 too_big", "[validation]") 
   INFO(res.describe());
   CHECK(res.status == 400);
   check_error_body(res);
-  CHECK_FALSE(issues_with_code(res, "too_big").empty());
+  CHECK(any_at(issues_with_code(res, {"too_big"}), "timeout"));
   const auto batch = post("/v2/batch/scrape", {{"urls", {site_url("/")}}, {"timeout", 300001}});
   INFO(batch.describe());
   CHECK(batch.status == 400);
 }
 
-TEST_CASE("an unknown proxy answers 400 invalid_enum_value", "[validation]") {
+TEST_CASE("an unknown proxy answers 400 with an enum issue", "[validation]") {
   RULE(rules::kBadEnum);
   const auto res = post("/v2/scrape", {{"url", site_url("/")}, {"proxy", "teleport"}});
   INFO(res.describe());
   CHECK(res.status == 400);
   check_error_body(res);
-  CHECK_FALSE(issues_with_code(res, "invalid_enum_value").empty());
+  // zod 3 says invalid_enum_value, zod 4 invalid_value.
+  CHECK(any_at(issues_with_code(res, {"invalid_enum_value", "invalid_value"}), "proxy"));
 }
 
 TEST_CASE("a url that is not a URI, or no url, answers 400", "[validation]") {
@@ -230,17 +235,26 @@ TEST_CASE("a url that is not a URI, or no url, answers 400", "[validation]") {
   }
 }
 
-TEST_CASE("every endpoint accepts origin and integration", "[validation]") {
+TEST_CASE("every endpoint accepts origin; integration is a known field", "[validation]") {
   RULE(rules::kOriginAccepted);
-  const auto res = post("/v2/scrape", {{"url", site_url("/docs/a.html")},
-                                       {"origin", "conformance"},
-                                       {"integration", "webdata-conformance"}});
-  INFO(res.describe());
-  CHECK(res.status == 200);
-  const auto v1 =
-      post("/v1/scrape", {{"url", site_url("/docs/a.html")}, {"origin", "conformance"}});
-  INFO(v1.describe());
-  CHECK(v1.status == 200);
+  const std::string page = site_url("/docs/a.html");
+  for (const std::string version : {"v2", "v1"}) {
+    const auto res = post("/" + version + "/scrape", {{"url", page}, {"origin", "conformance"}});
+    INFO(version << " with origin: " << res.describe());
+    CHECK(res.status == 200);
+  }
+  // Deployments may accept only the integrations they know: a 400 about the value is allowed,
+  // one that does not know the field (unrecognized_keys) is not.
+  const auto res = post("/v2/scrape", {{"url", page}, {"integration", "webdata-conformance"}});
+  INFO("with integration: " << res.describe());
+  if (res.status != 200) {
+    CHECK(res.status == 400);
+    CHECK(issues_with_code(res, {"unrecognized_keys"}).empty());
+    const auto about = find_issues(res.body_json.value("details", json::array()),
+                                   {"invalid_enum_value", "invalid_value", "invalid_union",
+                                    "invalid_type", "invalid_string", "custom"});
+    CHECK(any_at(about, "integration"));
+  }
 }
 
 TEST_CASE("SDK: a validation error carries status, code and details", "[validation][sdk]") {

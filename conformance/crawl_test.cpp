@@ -1,5 +1,6 @@
-// Crawl (spec 3, 4.7, 4.8; WD 3): scope against the test site's graph, robots, states, chunking
-// over 10 MB with next/skip, cancel, active list, errors endpoint, idempotency, team isolation.
+// Crawl (docs/reference/crawl.md, jobs.md): scope against the test site's graph, robots, states,
+// chunking over 10 MB with next/skip, cancel, active list, errors endpoint, idempotency, team
+// isolation.
 
 #include <set>
 
@@ -17,8 +18,7 @@ struct Crawl {
   std::multiset<std::string> paths;  ///< site_path of every document's sourceURL.
 };
 
-Crawl run_crawl(const std::string& version, const json& body,
-                std::chrono::milliseconds max_wait = 30s) {
+Crawl run_crawl(const std::string& version, const json& body) {
   Crawl c;
   const auto res = post("/" + version + "/crawl", body);
   INFO(version << " crawl " << body.dump() << " -> " << res.describe());
@@ -30,7 +30,7 @@ Crawl run_crawl(const std::string& version, const json& body,
     c.id = res.body_json.value("id", "");
     CHECK(res.body_json.value("url", "").find(c.id) != std::string::npos);
   }
-  c.final_status = wait_job("/" + version + "/crawl", c.id, max_wait, &c.states);
+  c.final_status = wait_job("/" + version + "/crawl", c.id, &c.states);
   CHECK_SCHEMA(version + "/crawl-status.response", c.final_status);
   {
     RULE(rules::kJobStates);
@@ -167,28 +167,31 @@ TEST_CASE("chunking over 10 MB: next absolute, skip offsets, every document once
           "[crawl][chunking]") {
   const auto res = post("/v2/crawl", {{"url", site_url("/big/")}, {"limit", 50}});
   INFO(res.describe());
-  REQUIRE(res.status == 200);
+  {
+    RULE(rules::kCrawlStart);
+    REQUIRE(res.status == 200);
+  }
   const std::string id = res.body_json.value("id", "");
   std::vector<std::string> states;
-  const auto deadline = std::chrono::steady_clock::now() + target().scaled(45s);
-  json status;
-  while (true) {
-    const auto poll = get("/v2/crawl/" + id);
-    status = poll.body_json;
-    REQUIRE(poll.status == 200);
-    const std::string state = status.value("status", "");
-    states.push_back(state);
-    if (state == "scraping") {
-      RULE(rules::kNextWhileRunning);
-      CHECK(status.contains("next"));
-    }
-    if (state != "scraping" || std::chrono::steady_clock::now() > deadline) break;
-    std::this_thread::sleep_for(300ms);
+  // The pages are large: a deployment may take minutes. It is waited for as long as it makes
+  // progress, so a slow one is judged on skip and next rather than given up on.
+  const json status = wait_job("/v2/crawl", id, &states, WaitBounds{}, [](const json& poll) {
+    if (poll.value("status", "") != "scraping") return;
+    RULE(rules::kNextWhileRunning);
+    CHECK(poll.contains("next"));
+  });
+  {
+    RULE(rules::kJobStates);
+    INFO("states seen: " << json(states).dump()
+                         << "; last status: " << status.dump().substr(0, 300));
+    REQUIRE(status.value("status", "") == "completed");
   }
-  INFO("states seen: " << json(states).dump());
-  REQUIRE(status.value("status", "") == "completed");
   const Chunks chunks = collect_chunks("/v2/crawl/" + id);
   const json last = chunks.responses.back().body_json;
+  std::set<std::string> expected = {"/big/"};
+  for (int i = 1; i <= site_facts::kBigPages; ++i) {
+    expected.insert("/big/" + std::to_string(i) + ".html");
+  }
   {
     RULE(rules::kChunkSize);
     INFO("chunks: " << chunks.responses.size());
@@ -207,22 +210,23 @@ TEST_CASE("chunking over 10 MB: next absolute, skip offsets, every document once
     RULE(rules::kNextUnique);
     std::set<std::string> paths;
     for (const auto& d : chunks.documents) paths.insert(site_path(source_url(d)));
-    std::set<std::string> expected = {"/big/"};
-    for (int i = 1; i <= site_facts::kBigPages; ++i) {
-      expected.insert("/big/" + std::to_string(i) + ".html");
-    }
     CHECK(paths == expected);
   }
   {
     RULE(rules::kSkipOffset);
-    REQUIRE(chunks.documents.size() > 5);
-    const auto at5 = get("/v2/crawl/" + id + "?skip=5");
-    REQUIRE(at5.status == 200);
-    const json data = at5.body_json.value("data", json::array());
+    // Judged on the first chunk alone, which holds the first documents whatever skip does.
+    const json first = chunks.responses.front().body_json.value("data", json::array());
+    REQUIRE(first.size() > 3);
+    const auto at2 = get("/v2/crawl/" + id + "?skip=2");
+    INFO(at2.describe());
+    REQUIRE(at2.status == 200);
+    const json data = at2.body_json.value("data", json::array());
     REQUIRE_FALSE(data.empty());
-    CHECK(source_url(data[0]) == source_url(chunks.documents[5]));
+    CHECK(source_url(data[0]) == source_url(first[2]));
   }
-  check_finished_status(last, chunks.documents.size());
+  // The job holds every page of /big/ (a fact of the test site), whatever the walk over its
+  // chunks returned: a broken walk is CHUNK-NEXT-UNIQUE's failure, not the counters'.
+  check_finished_status(last, expected.size());
 
   RULE(rules::kNextUnique);
   std::vector<std::string> urls;
@@ -242,7 +246,10 @@ TEST_CASE("active crawls list a running crawl; cancel ends it for good", "[crawl
   const auto res =
       post("/v2/crawl", {{"url", start}, {"scrapeOptions", {{"formats", {"markdown"}}}}});
   INFO(res.describe());
-  REQUIRE(res.status == 200);
+  {
+    RULE(rules::kCrawlStart);
+    REQUIRE(res.status == 200);
+  }
   const std::string id = res.body_json.value("id", "");
   {
     RULE(rules::kActive);
@@ -290,13 +297,23 @@ TEST_CASE("active crawls list a running crawl; cancel ends it for good", "[crawl
   CHECK(get("/v2/crawl/" + id).body_json.value("status", "") == "cancelled");
 }
 
-TEST_CASE("cancelling a finished crawl leaves it completed", "[crawl][cancel]") {
+TEST_CASE("cancelling a finished crawl: 409 and unchanged, or 200 and cancelled",
+          "[crawl][cancel]") {
   const Crawl c = run_crawl("v2", {{"url", site_url("/docs/b.html")}, {"limit", 1}});
   RULE(rules::kCancelFinished);
   const auto res = del("/v2/crawl/" + c.id);
-  INFO(res.describe());
-  if (target().is_mock) CHECK(res.status == 409);
-  CHECK(get("/v2/crawl/" + c.id).body_json.value("status", "") == "completed");
+  const auto after = get("/v2/crawl/" + c.id);
+  INFO("DELETE: " << res.describe() << "\nthen GET: " << after.describe());
+  const std::string state = after.body_json.value("status", "");
+  // The specification leaves this open; both answers are found in deployments.
+  if (res.status == 409) {
+    CHECK_SCHEMA("common/error", res.body_json);
+    CHECK(state == "completed");
+  } else {
+    CHECK(res.status == 200);
+    CHECK(res.body_json.value("status", "") == "cancelled");
+    CHECK(state == "cancelled");
+  }
 }
 
 TEST_CASE("a reused idempotency key answers 409", "[crawl]") {
@@ -316,29 +333,46 @@ TEST_CASE("a reused idempotency key answers 409", "[crawl]") {
 }
 
 TEST_CASE("another team's job answers 404", "[crawl][auth]") {
-  REQUIRE_CAPABILITY("other-team");
   RULE(rules::kOtherTeamJob);
+  REQUIRE_CAPABILITY("other-team");
   const auto res = post("/v2/crawl", {{"url", site_url("/docs/b.html")}, {"limit", 1}});
-  REQUIRE(res.status == 200);
+  {
+    RULE(rules::kCrawlStart);
+    REQUIRE(res.status == 200);
+  }
   const std::string id = res.body_json.value("id", "");
   const auto other = get("/v2/crawl/" + id, Auth::kOtherTeam);
   INFO(other.describe());
   CHECK(other.status == 404);
-  CHECK(del("/v2/crawl/" + id, Auth::kOtherTeam).status == 404);
-  CHECK(get("/v2/crawl/" + id + "/errors", Auth::kOtherTeam).status == 404);
+  const auto cancel = del("/v2/crawl/" + id, Auth::kOtherTeam);
+  INFO("cancel: " << cancel.describe());
+  CHECK((cancel.status == 403 || cancel.status == 404));
+  const auto errors = get("/v2/crawl/" + id + "/errors", Auth::kOtherTeam);
+  INFO("errors: " << errors.describe());
+  CHECK((errors.status == 403 || errors.status == 404));
   CHECK(get("/v2/crawl/active", Auth::kOtherTeam).body.find(id) == std::string::npos);
 }
 
 TEST_CASE("SDK: crawl and wait", "[crawl][sdk]") {
   webdata::CrawlRequest req;
   req.url = site_url("/docs/");
+  const auto job = sdk().start_crawl(req);
+  INFO((job.ok() ? std::string() : job.error().describe()));
+  {
+    RULE(rules::kCrawlStart);
+    REQUIRE(job.ok());
+  }
+  // Waited for while the job makes progress; the SDK's own wait then answers at once.
+  wait_job("/v2/crawl", job->id());
   webdata::PollingPolicy policy;
   policy.interval = 200ms;
-  policy.max_wait = target().scaled(30s);
-  const auto done = sdk().crawl(req, policy);
+  const auto done = job->wait(policy);
   INFO((done.ok() ? std::string() : done.error().describe()));
-  REQUIRE(done.ok());
-  CHECK(done->status == webdata::JobState::completed());
+  {
+    RULE(rules::kJobStates);
+    REQUIRE(done.ok());
+    CHECK(done->status == webdata::JobState::completed());
+  }
   RULE(rules::kCrawlScope);
   std::multiset<std::string> paths;
   for (const auto& d : done->data) paths.insert(site_path(d.metadata.source_url.value_or("")));

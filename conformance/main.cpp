@@ -1,10 +1,17 @@
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <cstdlib>
+#include <ctime>
+#include <fstream>
 #include <iostream>
 #include <memory>
 
+#include "checks.hpp"
+#include "precheck.hpp"
+#include "report.hpp"
+#include "rules.hpp"
 #include "spawned_mock.hpp"
 #include "target.hpp"
 #include "test_site.hpp"
@@ -14,55 +21,37 @@ Target& target() {
   static Target t;
   return t;
 }
-
-namespace {
-bool skipped_flag = false;
-}
-void mark_skipped(const std::string& /*reason*/) {
-  skipped_flag = true;
-}
-bool take_skipped() {
-  const bool was = skipped_flag;
-  skipped_flag = false;
-  return was;
-}
 }  // namespace webdata::conformance
 
 namespace {
 
-// Counts test cases by outcome for the closing "N passed, N failed, N skipped" line.
-struct Tally {
-  int passed = 0;
-  int failed = 0;
-  int skipped = 0;
-};
-Tally& tally() {
-  static Tally t;
-  return t;
-}
-
-class TallyListener : public Catch::TestEventListenerBase {
- public:
-  using TestEventListenerBase::TestEventListenerBase;
-  void testCaseStarting(const Catch::TestCaseInfo& /*info*/) override {
-    webdata::conformance::take_skipped();
-  }
-  void testCaseEnded(const Catch::TestCaseStats& stats) override {
-    const bool skipped = webdata::conformance::take_skipped();
-    if (stats.totals.assertions.failed > 0) {
-      ++tally().failed;
-    } else if (skipped) {
-      ++tally().skipped;
-    } else {
-      ++tally().passed;
-    }
-  }
-};
-CATCH_REGISTER_LISTENER(TallyListener)
+namespace conf = webdata::conformance;
 
 const char* env_or(const char* name, const char* fallback) {
   const char* value = std::getenv(name);
   return value != nullptr && *value != '\0' ? value : fallback;
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  return buf;
+}
+
+// Writes a report file; a file that cannot be written is an error of the run (exit 2).
+template <class Write>
+bool write_report(const std::string& path, const char* what, Write write) {
+  if (path.empty()) return true;
+  std::ofstream out(path);
+  if (out) write(out);
+  if (!out) {
+    std::cerr << "webdata-conformance: cannot write the " << what << " to '" << path << "'\n";
+    return false;
+  }
+  return true;
 }
 
 // The keys and secret of a mock this runner starts; the suite then knows them.
@@ -70,18 +59,30 @@ constexpr const char* kMockKey = "test-key";
 constexpr const char* kMockOtherKey = "other-team-key";
 constexpr const char* kMockSecret = "conformance-secret";
 
+// Exit status: 0 nothing failed, 1 a case failed, 2 bad command line or a start that failed,
+// 3 the precheck stopped the run.
+constexpr int kExitFailed = 1;
+constexpr int kExitUsage = 2;
+constexpr int kExitPrecheck = 3;
+
 }  // namespace
 
 int main(int argc, char** argv) {
   Catch::Session session;
-  auto& t = webdata::conformance::target();
+  auto& t = conf::target();
   t.base_url = env_or("WEBDATA_API_URL", "");
   t.api_key = env_or("WEBDATA_API_KEY", "");
   t.webhook_secret = env_or("WEBDATA_WEBHOOK_SECRET", "");
   std::string spawn_mock;
   std::vector<std::string> mock_args;
+  std::vector<std::string> mock_faults;
+  bool mock_as_deployment = false;
   std::string site_bind = "127.0.0.1";
   int site_port = 0;
+  std::string junit_path;
+  std::string verdicts_path;
+  bool list_rules = false;
+  bool precheck_only = false;
 
   using Catch::clara::Opt;
   auto cli =
@@ -93,7 +94,8 @@ int main(int argc, char** argv) {
       Opt(t.other_api_key,
           "key")["--other-api-key"]("a key of a second team (enables cross-team checks)") |
       Opt(t.site_host, "host[:port]")["--site-host"](
-          "address under which the target reaches this runner (default 127.0.0.1:<site port>)") |
+          "address under which the target reaches this runner (default 127.0.0.1; the test "
+          "site's port is added when none is given)") |
       Opt(site_bind, "address")["--site-bind"]("address the test site listens on (127.0.0.1)") |
       Opt(site_port, "port")["--site-port"]("port the test site listens on (0: any free port)") |
       Opt(t.webhook_secret, "secret")["--webhook-secret"](
@@ -101,67 +103,139 @@ int main(int argc, char** argv) {
       Opt(t.signature_header,
           "name")["--signature-header"]("webhook signature header (default X-Service-Signature)") |
       Opt(t.timeout_scale, "factor")["--timeout-scale"]("multiply every wait (default 1)") |
+      Opt(junit_path,
+          "file")["--junit"]("write JUnit XML: one testcase per case, skips with their reasons") |
+      Opt(verdicts_path, "file")["--verdicts"]("write the verdict of every rule as JSON") |
+      Opt(list_rules)["--list-rules"]("print every rule id, its reference section and statement") |
+      Opt(precheck_only)["--precheck-only"](
+          "print the precheck and the capabilities, run no case") |
       Opt(spawn_mock,
           "path")["--spawn-mock"]("start this webdata-mock executable on a free port and test it") |
-      Opt([&](const std::string& arg) { mock_args.push_back(arg); },
+      Opt(mock_as_deployment)["--mock-as-deployment"](
+          "with --spawn-mock: start the mock with --mock-arg arguments only and test it as a "
+          "live deployment (no keys, secret or admin surface known to the suite)") |
+      // Bound to vectors: Clara takes a bound lambda only once.
+      Opt(mock_args,
           "arg")["--mock-arg"]("extra argument for the spawned mock (repeatable; --mock-arg=--x)") |
-      Opt(
-          [&](const std::string& name) {
-            mock_args.push_back("--inject-fault");
-            mock_args.push_back(name);
-          },
-          "name")["--mock-fault"]("start the spawned mock with --inject-fault NAME");
+      Opt(mock_faults,
+          "name")["--mock-fault"]("start the spawned mock with --inject-fault NAME (repeatable)");
   session.cli(cli);
   if (const int rc = session.applyCommandLine(argc, argv); rc != 0) return rc;
-  if (session.configData().showHelp || session.configData().listTests ||
-      session.configData().listTags || session.configData().listTestNamesOnly) {
+  auto& config = session.configData();
+  if (config.showHelp || config.listTests || config.listTags || config.listTestNamesOnly) {
     return session.run();
   }
-
-  std::unique_ptr<webdata::conformance::TestSite> test_site;
-  std::unique_ptr<webdata::conformance::SpawnedMock> mock;
-  try {
-    test_site = std::make_unique<webdata::conformance::TestSite>(
-        site_bind, static_cast<unsigned short>(site_port));
-    webdata::conformance::set_site(test_site.get());
-    if (t.site_host.empty()) t.site_host = "127.0.0.1:" + std::to_string(test_site->port());
-    if (!spawn_mock.empty()) {
-      std::vector<std::string> args = {"--live-fetch",
-                                       "--allow-private-targets",
-                                       "--admin",
-                                       "--api-key",
-                                       std::string(kMockKey) + ":team-1",
-                                       "--api-key",
-                                       std::string(kMockOtherKey) + ":team-2",
-                                       "--webhook-secret",
-                                       kMockSecret};
-      args.insert(args.end(), mock_args.begin(), mock_args.end());
-      mock = std::make_unique<webdata::conformance::SpawnedMock>(spawn_mock, args);
-      t.base_url = mock->base_url();
-      t.api_key = kMockKey;
-      t.other_api_key = kMockOtherKey;
-      t.webhook_secret = kMockSecret;
-      t.is_mock = true;
+  if (list_rules) {
+    for (const conf::Rule* rule : conf::rules::kAll) {
+      std::cout << rule->id << "\t" << rule->section << "\t" << rule->statement << "\n";
     }
-  } catch (const std::exception& e) {
-    std::cerr << "webdata-conformance: " << e.what() << "\n";
-    return 2;
+    return 0;
   }
-  if (t.base_url.empty()) {
-    std::cerr << "webdata-conformance: give --base-url, WEBDATA_API_URL or --spawn-mock\n";
-    return 2;
+  // Catch2's own JUnit reporter counts assertions and shows skips as passes: "--reporter junit
+  // --out FILE" writes this runner's JUnit instead, next to the console report.
+  if (config.reporterName == "junit") {
+    if (config.outputFilename.empty()) {
+      std::cerr << "webdata-conformance: JUnit needs a file: --junit FILE (or --reporter junit "
+                   "--out FILE)\n";
+      return kExitUsage;
+    }
+    junit_path = config.outputFilename;
+    config.outputFilename.clear();
+    config.reporterName = "console";
   }
   if (t.timeout_scale <= 0) {
     std::cerr << "webdata-conformance: --timeout-scale must be positive\n";
-    return 2;
+    return kExitUsage;
+  }
+  if (mock_as_deployment && spawn_mock.empty()) {
+    std::cerr << "webdata-conformance: --mock-as-deployment needs --spawn-mock\n";
+    return kExitUsage;
+  }
+
+  std::unique_ptr<conf::TestSite> test_site;
+  std::unique_ptr<conf::SpawnedMock> mock;
+  try {
+    test_site = std::make_unique<conf::TestSite>(site_bind, static_cast<unsigned short>(site_port));
+    conf::set_site(test_site.get());
+    t.site_listen = conf::with_port(site_bind, test_site->port());
+    t.site_host =
+        conf::with_port(t.site_host.empty() ? "127.0.0.1" : t.site_host, test_site->port());
+    if (!spawn_mock.empty()) {
+      std::vector<std::string> args;
+      if (!mock_as_deployment) {
+        args = {"--live-fetch",
+                "--allow-private-targets",
+                "--admin",
+                "--api-key",
+                std::string(kMockKey) + ":team-1",
+                "--api-key",
+                std::string(kMockOtherKey) + ":team-2",
+                "--webhook-secret",
+                kMockSecret};
+      }
+      args.insert(args.end(), mock_args.begin(), mock_args.end());
+      for (const auto& fault : mock_faults) {
+        args.push_back("--inject-fault");
+        args.push_back(fault);
+      }
+      mock = std::make_unique<conf::SpawnedMock>(spawn_mock, args);
+      t.base_url = mock->base_url();
+      if (!mock_as_deployment) {
+        t.api_key = kMockKey;
+        t.other_api_key = kMockOtherKey;
+        t.webhook_secret = kMockSecret;
+        t.is_mock = true;
+      }
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "webdata-conformance: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  if (t.base_url.empty()) {
+    std::cerr << "webdata-conformance: give --base-url, WEBDATA_API_URL or --spawn-mock\n";
+    return kExitUsage;
   }
   while (!t.base_url.empty() && t.base_url.back() == '/') t.base_url.pop_back();
   std::cerr << "webdata-conformance: target " << t.base_url << ", test site http://" << t.site_host
-            << (t.is_mock ? " (spawned mock: [mock-only] tests run)" : "") << std::endl;
+            << (t.is_mock ? " (spawned mock: [mock-only] tests run)"
+                : mock    ? " (spawned mock, tested as a deployment)"
+                          : "")
+            << std::endl;
+
+  conf::RunInfo run;
+  run.target = t.base_url;
+  run.site = "http://" + t.site_host;
+  run.timestamp = utc_now();
+  const auto started = std::chrono::steady_clock::now();
+  const auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
+
+  const conf::PrecheckOutcome precheck = conf::run_precheck(std::cout);
+  run.capabilities = conf::capability_rows();
+  if (!precheck.ok) {
+    std::cerr << precheck.message << std::endl;
+    run.seconds = elapsed();
+    write_report(junit_path, "JUnit report", [&](std::ostream& out) {
+      conf::write_junit_precheck_error(out, run, precheck.message);
+    });
+    return kExitPrecheck;
+  }
+  if (precheck_only) return 0;
+  std::cout << std::endl;
 
   const int rc = session.run();
-  const auto& counts = tally();
-  std::cout << counts.passed << " passed, " << counts.failed << " failed, " << counts.skipped
-            << " skipped" << std::endl;
-  return rc;
+  run.seconds = elapsed();
+  const auto& cases = conf::recorded_cases();
+  const conf::Counts counts = conf::count(cases);
+  conf::print_verdicts(std::cout, cases);
+  std::cout << conf::summary_line(counts) << std::endl;
+  const bool written =
+      write_report(junit_path, "JUnit report",
+                   [&](std::ostream& out) { conf::write_junit(out, run, cases); }) &&
+      write_report(verdicts_path, "verdicts",
+                   [&](std::ostream& out) { conf::write_verdicts_json(out, run, cases); });
+  if (!written) return kExitUsage;
+  if (counts.failed > 0) return kExitFailed;
+  return rc == 0 ? 0 : kExitFailed;
 }

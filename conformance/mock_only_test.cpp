@@ -1,5 +1,5 @@
-// [mock-only]: rules that need webdata-mock's /__admin/ surface (WD 9): a small chunk limit,
-// the clock (retention expiry), credit balances, and API stub faults. Skipped against live
+// [mock-only]: rules that need webdata-mock's /__admin/ surface (docs/mockserver.md): a small chunk
+// limit, the clock (retention expiry), credit balances, and API stub faults. Skipped against live
 // deployments. This file is linked last: the clock test resets the mock at its end.
 
 #include "support.hpp"
@@ -30,8 +30,8 @@ long long balance(const std::string& team) {
 }  // namespace
 
 TEST_CASE("small chunk limit: next and skip cover every document once", "[mock-only][chunking]") {
-  REQUIRE_MOCK();
   RULE(rules::kMockChunkBytes);
+  REQUIRE_MOCK();
   const auto before = admin("GET", "/__admin/settings");
   REQUIRE(before.status == 200);
   const SettingGuard guard("chunkBytes", before.body_json.value("chunkBytes", 10485760));
@@ -40,7 +40,7 @@ TEST_CASE("small chunk limit: next and skip cover every document once", "[mock-o
   const auto res = post("/v2/crawl", {{"url", site_url("/")}});
   REQUIRE(res.status == 200);
   const std::string id = res.body_json.value("id", "");
-  const json status = wait_job("/v2/crawl", id, 30s);
+  const json status = wait_job("/v2/crawl", id);
   REQUIRE(status.value("status", "") == "completed");
   const Chunks chunks = collect_chunks("/v2/crawl/" + id);
   INFO("chunks: " << chunks.responses.size());
@@ -71,8 +71,8 @@ TEST_CASE("small chunk limit: next and skip cover every document once", "[mock-o
 }
 
 TEST_CASE("a page costs one credit; a team out of credits gets 402", "[mock-only][credits]") {
-  REQUIRE_MOCK();
   RULE(rules::kCreditsBilling);
+  REQUIRE_MOCK();
   const long long start = balance("team-1");
   REQUIRE(start > 10);
   const auto res = post("/v2/scrape", {{"url", site_url("/docs/a.html?credit=" + unique_token())}});
@@ -90,8 +90,8 @@ TEST_CASE("a page costs one credit; a team out of credits gets 402", "[mock-only
 
 TEST_CASE("an API stub with a fault breaks the connection; the SDK reports a transport error",
           "[mock-only][faults]") {
-  REQUIRE_MOCK();
   RULE(rules::kMockFault);
+  REQUIRE_MOCK();
   const std::string token = unique_token();
   const auto added = admin(
       "POST", "/__admin/mappings",
@@ -118,11 +118,12 @@ TEST_CASE("an API stub with a fault breaks the connection; the SDK reports a tra
 }
 
 TEST_CASE("after expiresAt a job answers 404 Job expired", "[mock-only][retention]") {
+  RULE(rules::kExpired);
   REQUIRE_MOCK();
   const auto res = post("/v2/batch/scrape", {{"urls", {site_url("/docs/a.html")}}});
   REQUIRE(res.status == 200);
   const std::string id = res.body_json.value("id", "");
-  const json status = wait_job("/v2/batch/scrape", id, 30s);
+  const json status = wait_job("/v2/batch/scrape", id);
   REQUIRE(status.value("status", "") == "completed");
   {
     RULE(rules::kRetention);

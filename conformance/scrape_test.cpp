@@ -1,25 +1,14 @@
-// Scrape (spec 4.1, 4.2, 2.1-2.5, 7; WD 1, 7) against the pages of the runner's test site.
+// Scrape against the pages of the runner's test site (docs/reference/scrape.md).
 
 #include <algorithm>
 #include <set>
-#include <sstream>
 
+#include "checks.hpp"
 #include "support.hpp"
 
 using namespace webdata::conformance;
 
 namespace {
-
-bool has_line_starting(const std::string& text, const std::vector<std::string>& prefixes) {
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    for (const auto& p : prefixes) {
-      if (line.rfind(p, 0) == 0) return true;
-    }
-  }
-  return false;
-}
 
 bool contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
@@ -43,8 +32,11 @@ json scrape(const std::string& version, const json& body) {
   return res.body_json.value("data", json());
 }
 
-void check_page_metadata(const json& data, const std::string& requested, int status) {
-  RULE(rules::kScrapeStatusCode);
+// metadata.sourceURL, url, statusCode and scrapeId, judged under `rule` (SCRAPE-STATUS-CODE, or
+// the rule the status is about: SCRAPE-TARGET-404, SCRAPE-REDIRECT).
+void check_page_metadata(const json& data, const std::string& requested, int status,
+                         const Rule& rule = rules::kScrapeStatusCode) {
+  RULE(rule);
   const json meta = data.value("metadata", json::object());
   INFO("metadata: " << meta.dump());
   CHECK(str(meta, "sourceURL") == requested);
@@ -56,20 +48,20 @@ void check_page_metadata(const json& data, const std::string& requested, int sta
 
 }  // namespace
 
-TEST_CASE("v2 scrape: markdown, html, rawHtml, links, images and metadata of a known page",
-          "[scrape]") {
+TEST_CASE("v2 scrape: markdown, html, rawHtml, links and metadata of a known page", "[scrape]") {
   const std::string url = site_url("/");
   const json data =
-      scrape("v2", {{"url", url}, {"formats", {"markdown", "html", "rawHtml", "links", "images"}}});
+      scrape("v2", {{"url", url}, {"formats", {"markdown", "html", "rawHtml", "links"}}});
   REQUIRE(data.is_object());
   check_page_metadata(data, url, 200);
   {
     RULE(rules::kScrapeMarkdown);
     const std::string md = str(data, "markdown");
     INFO("markdown: " << md);
-    CHECK(has_line_starting(md, {"# Conformance Home"}));
-    CHECK(contains(md, "**conformance**"));
-    CHECK(has_line_starting(md, {"- alpha item", "* alpha item", "+ alpha item"}));
+    // Markdown has several spellings of one structure: ATX and setext headings, * - + bullets.
+    CHECK(has_heading(md, 1, "Conformance Home"));
+    CHECK(has_strong(md, "conformance"));
+    CHECK(has_bullet_item(md, "alpha item"));
     CHECK(contains(md, "[Documentation](" + site_url("/docs/") + ")"));
   }
   {
@@ -99,13 +91,6 @@ TEST_CASE("v2 scrape: markdown, html, rawHtml, links, images and metadata of a k
     CHECK(unique.count("https://outside.invalid/page") == 1);
   }
   {
-    RULE(rules::kScrapeImages);
-    REQUIRE(data.contains("images"));
-    const auto images = data.at("images").get<std::vector<std::string>>();
-    INFO("images: " << data.at("images").dump());
-    CHECK(std::count(images.begin(), images.end(), site_url("/img/logo.png")) == 1);
-  }
-  {
     RULE(rules::kScrapeMetadata);
     const json meta = data.value("metadata", json::object());
     INFO("metadata: " << meta.dump());
@@ -123,19 +108,43 @@ TEST_CASE("v2 scrape: markdown, html, rawHtml, links, images and metadata of a k
   }
 }
 
+TEST_CASE("v2 scrape: images are absolute image URLs", "[scrape]") {
+  RULE(rules::kScrapeImages);
+  REQUIRE_CAPABILITY("format:images");
+  const json data = scrape("v2", {{"url", site_url("/")}, {"formats", {"images"}}});
+  REQUIRE(data.is_object());
+  REQUIRE(data.contains("images"));
+  const auto images = data.at("images").get<std::vector<std::string>>();
+  INFO("images: " << data.at("images").dump());
+  CHECK(std::count(images.begin(), images.end(), site_url("/img/logo.png")) == 1);
+}
+
 TEST_CASE("v1 scrape: formats and metadata of a known page, no v2-only fields", "[scrape][v1]") {
   const std::string url = site_url("/");
   const json data =
       scrape("v1", {{"url", url}, {"formats", {"markdown", "html", "rawHtml", "links"}}});
   REQUIRE(data.is_object());
   check_page_metadata(data, url, 200);
+  {
+    RULE(rules::kScrapeMarkdown);
+    INFO("markdown: " << str(data, "markdown"));
+    CHECK(has_heading(str(data, "markdown"), 1, "Conformance Home"));
+  }
+  {
+    RULE(rules::kScrapeHtml);
+    CHECK(contains(str(data, "rawHtml"), "SCRIPT-MARKER"));
+  }
+  {
+    RULE(rules::kScrapeLinks);
+    CHECK(data.contains("links"));
+  }
+  {
+    RULE(rules::kScrapeMetadata);
+    CHECK(data.at("metadata").value("title", "") == "Conformance Home");
+  }
   RULE(rules::kScrapeV1Fields);
-  CHECK(has_line_starting(str(data, "markdown"), {"# Conformance Home"}));
-  CHECK(contains(str(data, "rawHtml"), "SCRIPT-MARKER"));
-  CHECK(data.contains("links"));
   CHECK_FALSE(data.contains("summary"));
   CHECK_FALSE(data.contains("branding"));
-  CHECK(data.at("metadata").value("title", "") == "Conformance Home");
 }
 
 TEST_CASE("without formats a scrape returns markdown only, main content only",
@@ -189,7 +198,7 @@ TEST_CASE("a target 404 is a document with statusCode 404", "[scrape]") {
     const std::string url = site_url("/missing.html");
     const json data = scrape(version, {{"url", url}});
     REQUIRE(data.is_object());
-    check_page_metadata(data, url, 404);
+    check_page_metadata(data, url, 404, rules::kScrapeTarget404);
   }
 }
 
@@ -198,7 +207,7 @@ TEST_CASE("a redirect: sourceURL as requested, url after redirects", "[scrape]")
   const std::string url = site_url("/redirect");
   const json data = scrape("v2", {{"url", url}, {"maxAge", 0}});
   REQUIRE(data.is_object());
-  check_page_metadata(data, url, 200);
+  check_page_metadata(data, url, 200, rules::kScrapeRedirect);
   CHECK(site_path(str(data.at("metadata"), "url")) == "/docs/b.html");
   CHECK(contains(str(data, "markdown"), "Page B"));
 }
@@ -220,9 +229,11 @@ TEST_CASE("a target host that does not resolve is an API error", "[scrape]") {
   RULE(rules::kScrapeDns);
   const auto res = post("/v2/scrape", {{"url", "http://conformance-nonexistent.invalid/"}});
   INFO(res.describe());
-  CHECK(res.status == 500);
+  // Deployments answer 500 with a SCRAPE_* code, or without a code for errors they do not map.
+  CHECK(res.status >= 400);
   CHECK(res.body_json.value("success", true) == false);
-  CHECK(res.body_json.value("code", "").rfind("SCRAPE_", 0) == 0);
+  const std::string code = res.body_json.value("code", "");
+  CHECK((code.empty() || code.rfind("SCRAPE_", 0) == 0 || code == "UNKNOWN_ERROR"));
   CHECK_SCHEMA("common/error", res.body_json);
 }
 
@@ -239,8 +250,8 @@ TEST_CASE("excludeTags and includeTags select elements", "[scrape]") {
 }
 
 TEST_CASE("a PDF is converted to markdown", "[scrape][pdf]") {
-  REQUIRE_CAPABILITY("pdf");
   RULE(rules::kScrapePdf);
+  REQUIRE_CAPABILITY("pdf");
   const std::string url = site_url("/files/doc.pdf");
   const json data = scrape("v2", {{"url", url}});
   REQUIRE(data.is_object());
@@ -249,16 +260,16 @@ TEST_CASE("a PDF is converted to markdown", "[scrape][pdf]") {
 }
 
 TEST_CASE("model-made format: summary", "[scrape][formats]") {
-  REQUIRE_CAPABILITY("format:summary");
   RULE(rules::kModelFormats);
+  REQUIRE_CAPABILITY("format:summary");
   const json data = scrape("v2", {{"url", site_url("/docs/a.html")}, {"formats", {"summary"}}});
   REQUIRE(data.is_object());
   CHECK_FALSE(str(data, "summary").empty());
 }
 
 TEST_CASE("model-made format: json", "[scrape][formats]") {
-  REQUIRE_CAPABILITY("format:json");
   RULE(rules::kModelFormats);
+  REQUIRE_CAPABILITY("format:json");
   const json format = {
       {"type", "json"},
       {"prompt", "The page heading"},
@@ -270,8 +281,8 @@ TEST_CASE("model-made format: json", "[scrape][formats]") {
 }
 
 TEST_CASE("model-made format: changeTracking", "[scrape][formats]") {
-  REQUIRE_CAPABILITY("format:changeTracking");
   RULE(rules::kModelFormats);
+  REQUIRE_CAPABILITY("format:changeTracking");
   const json data = scrape("v2", {{"url", site_url("/docs/a.html?ct=" + unique_token())},
                                   {"formats", {"markdown", "changeTracking"}}});
   REQUIRE(data.is_object());
@@ -283,8 +294,8 @@ TEST_CASE("model-made format: changeTracking", "[scrape][formats]") {
 }
 
 TEST_CASE("model-made format: branding", "[scrape][formats]") {
-  REQUIRE_CAPABILITY("format:branding");
   RULE(rules::kModelFormats);
+  REQUIRE_CAPABILITY("format:branding");
   const json data = scrape("v2", {{"url", site_url("/")}, {"formats", {"branding"}}});
   REQUIRE(data.is_object());
   REQUIRE(data.contains("branding"));
@@ -292,8 +303,8 @@ TEST_CASE("model-made format: branding", "[scrape][formats]") {
 }
 
 TEST_CASE("model-made format: screenshot", "[scrape][formats]") {
-  REQUIRE_CAPABILITY("format:screenshot");
   RULE(rules::kModelFormats);
+  REQUIRE_CAPABILITY("format:screenshot");
   const json data = scrape("v2", {{"url", site_url("/")}, {"formats", {"screenshot"}}});
   REQUIRE(data.is_object());
   const std::string shot = str(data, "screenshot");
@@ -303,8 +314,8 @@ TEST_CASE("model-made format: screenshot", "[scrape][formats]") {
 }
 
 TEST_CASE("actions: scrape results in action order", "[scrape][actions]") {
-  REQUIRE_CAPABILITY("actions");
   RULE(rules::kActions);
+  REQUIRE_CAPABILITY("actions");
   const json data =
       scrape("v2", {{"url", site_url("/docs/a.html")},
                     {"actions", {{{"type", "wait"}, {"milliseconds", 10}}, {{"type", "scrape"}}}}});
@@ -318,10 +329,13 @@ TEST_CASE("actions: scrape results in action order", "[scrape][actions]") {
 TEST_CASE("SDK: scrape reads formats and metadata", "[scrape][sdk]") {
   webdata::ScrapeRequest req;
   req.url = site_url("/");
-  req.formats = std::vector<webdata::FormatEntry>{"markdown", "links", "images"};
+  req.formats = std::vector<webdata::FormatEntry>{"markdown", "links"};
   const auto doc = sdk().scrape(req);
   INFO((doc.ok() ? std::string() : doc.error().describe()));
-  REQUIRE(doc.ok());
+  {
+    RULE(rules::kScrapeShape);
+    REQUIRE(doc.ok());
+  }
   RULE(rules::kScrapeStatusCode);
   CHECK(doc->metadata.status_code == 200);
   CHECK(doc->metadata.source_url == req.url);
@@ -337,7 +351,7 @@ TEST_CASE("SDK: scrape reads formats and metadata", "[scrape][sdk]") {
   v1req.url = site_url("/missing.html");
   const auto v1doc = sdk_v1().scrape(v1req);
   INFO((v1doc.ok() ? std::string() : v1doc.error().describe()));
-  REQUIRE(v1doc.ok());
   RULE(rules::kScrapeTarget404);
+  REQUIRE(v1doc.ok());
   CHECK(v1doc->metadata.status_code == 404);
 }

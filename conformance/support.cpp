@@ -141,19 +141,34 @@ std::string unique_token() {
   return buf;
 }
 
-json wait_job(const std::string& resource, const std::string& id,
-              std::chrono::milliseconds max_wait, std::vector<std::string>* seen) {
-  const auto deadline = std::chrono::steady_clock::now() + target().scaled(max_wait);
+json wait_job(const std::string& resource, const std::string& id, std::vector<std::string>* seen,
+              WaitBounds bounds, const std::function<void(const json&)>& each) {
+  using Clock = std::chrono::steady_clock;
+  const auto started = Clock::now();
+  const auto give_up = started + target().scaled(bounds.overall);
+  auto idle_until = started + target().scaled(bounds.idle);
   json last;
+  std::string progress;  // status, counters and document count of the last poll
   while (true) {
     const auto res = get(resource + "/" + id);
     last = res.body_json;
     if (res.status != 200 || !last.is_object()) return last;
+    if (each) each(last);
     const std::string status = last.value("status", "");
     if (seen != nullptr) seen->push_back(status);
     if (status == "completed" || status == "failed" || status == "cancelled") return last;
-    if (std::chrono::steady_clock::now() > deadline) return last;
-    std::this_thread::sleep_for(200ms);
+    const json data = last.value("data", json::array());
+    const std::string now_seen = status + "/" + last.value("completed", json()).dump() + "/" +
+                                 last.value("total", json()).dump() + "/" +
+                                 std::to_string(data.is_array() ? data.size() : 0);
+    const auto now = Clock::now();
+    // A job still making progress is waited for: slow deployments are not failed for being slow.
+    if (now_seen != progress) {
+      progress = now_seen;
+      idle_until = now + target().scaled(bounds.idle);
+    }
+    if (now > idle_until || now > give_up) return last;
+    std::this_thread::sleep_for(now - started < 10s ? 200ms : 1000ms);
   }
 }
 
@@ -199,100 +214,6 @@ webdata::v1::Client sdk_v1() {
   o.api_key = target().api_key;
   o.timeout = target().scaled(120s);
   return webdata::v1::Client(o);
-}
-
-namespace {
-
-// An endpoint is missing when the route is unknown (404/405/501); anything else means the
-// target offers it, and the test cases judge the answer.
-Capability probe_endpoint(const std::string& path, const json& body) {
-  const auto res = post(path, body);
-  if (res.status == 404 || res.status == 405 || res.status == 501) {
-    return {false, "capability missing: POST " + path + " answers " + std::to_string(res.status) +
-                       " (the target offers no such endpoint)"};
-  }
-  return {};
-}
-
-// A format or option is missing when the target refuses it with 400 naming it.
-Capability probe_scrape(const std::string& what, const json& body) {
-  const auto res = post("/v2/scrape", body);
-  if (res.status == 400 && res.body.find(what) != std::string::npos) {
-    return {false, "capability missing: the target refuses " + what + " (400: " +
-                       (res.is_json() ? res.body_json.value("error", res.body) : res.body) + ")"};
-  }
-  return {};
-}
-
-Capability probe(const std::string& name) {
-  if (name == "auth") {
-    const auto res = get("/v2/crawl/active", Auth::kNone);
-    if (res.status != 401) {
-      return {false,
-              "capability missing: authentication is off (GET /v2/crawl/active without a "
-              "key answers " +
-                  std::to_string(res.status) + ")"};
-    }
-    return {};
-  }
-  if (name == "search")
-    return probe_endpoint("/v2/search", {{"query", "conformance"}, {"limit", 1}});
-  if (name == "agent") {
-    return probe_endpoint("/v2/agent",
-                          {{"prompt", "Name the title of " + site_url("/docs/a.html")}});
-  }
-  if (name == "webhook-secret") {
-    if (target().webhook_secret.empty()) {
-      return {false, "no --webhook-secret given: signature values cannot be checked"};
-    }
-    return {};
-  }
-  if (name == "other-team") {
-    if (target().other_api_key.empty()) {
-      return {false, "no --other-api-key given: cross-team isolation cannot be checked"};
-    }
-    return {};
-  }
-  const std::string page = site_url("/docs/a.html");
-  if (name == "pdf") {
-    const auto res = post("/v2/scrape", {{"url", site_url("/files/doc.pdf")}});
-    if (res.status == 400 ||
-        (res.is_json() && res.body_json.value("code", "") == "SCRAPE_UNSUPPORTED_FILE_ERROR")) {
-      return {false, "capability missing: PDF documents are refused (" + res.describe() + ")"};
-    }
-    return {};
-  }
-  if (name == "actions") {
-    return probe_scrape("actions",
-                        {{"url", page},
-                         {"actions", json::array({{{"type", "wait"}, {"milliseconds", 10}},
-                                                  {{"type", "scrape"}}})}});
-  }
-  if (name.rfind("format:", 0) == 0) {
-    const std::string format = name.substr(7);
-    json entry = format;
-    if (format == "json") {
-      entry = {
-          {"type", "json"},
-          {"prompt", "The page heading"},
-          {"schema", {{"type", "object"}, {"properties", {{"heading", {{"type", "string"}}}}}}}};
-    }
-    json formats = json::array({entry});
-    if (format == "changeTracking") formats = json::array({"markdown", entry});
-    return probe_scrape(format, {{"url", page}, {"formats", formats}});
-  }
-  return {false, "unknown capability " + name};
-}
-
-}  // namespace
-
-const Capability& capability(const std::string& name) {
-  static std::mutex mutex;
-  static std::map<std::string, Capability> cache;
-  std::lock_guard<std::mutex> lock(mutex);
-  const auto it = cache.find(name);
-  if (it != cache.end()) return it->second;
-  return cache.emplace(name, probe(name)).first->second;
 }
 
 }  // namespace webdata::conformance

@@ -4,6 +4,7 @@
 // validator, job polling and chunk collection, SDK clients, and capability probes.
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -61,18 +62,20 @@ ApiResponse del(const std::string& path, Auth auth = Auth::kKey);
 /// issues, one a line.
 std::string schema_problems(const std::string& name, const json& value);
 
-/// Checks `value` against schema `name`; a failure names the schema and each issue.
+/// Checks `value` against schema `name`; a failure names rule ENV-SCHEMA, the schema and each
+/// issue.
 #define CHECK_SCHEMA(name, value)                                                                  \
   do {                                                                                             \
     const std::string schema_problems_ = ::webdata::conformance::schema_problems((name), (value)); \
-    INFO("rule " << ::webdata::conformance::rules::kSchema << " [" << (name) << "]");              \
+    RULE(::webdata::conformance::rules::kSchema);                                                  \
+    INFO("schema " << (name));                                                                     \
     CHECK(schema_problems_ == "");                                                                 \
   } while (false)
 
 /// The JSON Content-Type every JSON answer carries (rule ENV-CONTENT-TYPE).
 #define CHECK_JSON_ANSWER(response)                                             \
   do {                                                                          \
-    INFO("rule " << ::webdata::conformance::rules::kContentType);               \
+    RULE(::webdata::conformance::rules::kContentType);                          \
     INFO((response).describe());                                                \
     CHECK((response).is_json());                                                \
     CHECK((response).header("Content-Type").rfind("application/json", 0) == 0); \
@@ -86,10 +89,21 @@ std::string site_path(const std::string& url);
 /// A fresh random hex token (unique URLs, webhook receivers).
 std::string unique_token();
 
-/// Polls GET `resource`/`id` (e.g. "/v2/crawl") until the job is terminal or `max_wait`
-/// (scaled) passes. Every status seen is appended to `seen` when given. Returns the last body.
+/// How long wait_job() waits (both scaled by --timeout-scale).
+struct WaitBounds {
+  /// Give up after this long without progress (status, `completed`, `total` or the number of
+  /// documents unchanged).
+  std::chrono::milliseconds idle = 60s;
+  /// Give up after this long in all, progress or not.
+  std::chrono::milliseconds overall = 15min;
+};
+
+/// Polls GET `resource`/`id` (e.g. "/v2/crawl") until the job is terminal, for as long as it
+/// makes progress (see WaitBounds). Every status seen is appended to `seen` when given, and
+/// `each` sees every status body. Returns the last body.
 json wait_job(const std::string& resource, const std::string& id,
-              std::chrono::milliseconds max_wait, std::vector<std::string>* seen = nullptr);
+              std::vector<std::string>* seen = nullptr, WaitBounds bounds = {},
+              const std::function<void(const json&)>& each = nullptr);
 
 /// Every chunk from `first` on, following `next` (at most `max_chunks`).
 struct Chunks {
@@ -109,21 +123,30 @@ void check_finished_status(const json& status, std::size_t documents);
 webdata::Client sdk();
 webdata::v1::Client sdk_v1();
 
-/// Whether the target offers something optional; `reason` says what is missing.
+/// Whether the target offers something optional, as the precheck found it (precheck.cpp).
 struct Capability {
   bool available = true;
-  std::string reason;
+  std::string detail;  ///< What was seen: why it is missing, or how it was found present.
 };
-/// Probed once and cached: "auth", "search", "agent", "format:<name>" (summary, json,
-/// changeTracking, branding, screenshot), "actions", "pdf", "webhook-secret", "other-team".
+/// The precheck's finding for `name`: "auth", "search", "agent", "format:<name>" (images,
+/// summary, json, changeTracking, branding, screenshot), "actions", "pdf", "webhooks",
+/// "webhook-signing", "webhook-secret", "other-team", "mock-admin". An unknown name is missing.
 const Capability& capability(const std::string& name);
 
-/// Skips the test case when the target lacks `name`.
-#define REQUIRE_CAPABILITY(name)                                        \
-  do {                                                                  \
-    const auto& capability_ = ::webdata::conformance::capability(name); \
-    if (!capability_.available) CONFORMANCE_SKIP(capability_.reason);   \
+/// Skips the test case when the target lacks `name`: "capability <name>: <why>".
+#define REQUIRE_CAPABILITY(name)                                                         \
+  do {                                                                                   \
+    const auto& capability_ = ::webdata::conformance::capability(name);                  \
+    if (!capability_.available)                                                          \
+      CONFORMANCE_SKIP(std::string("capability ") + (name) + ": " + capability_.detail); \
   } while (false)
+
+/// Skips the test case unless the target is a mock this runner started with its admin surface.
+#define REQUIRE_MOCK() REQUIRE_CAPABILITY("mock-admin")
+
+/// The answer of the precheck's agent request (POST /v2/agent asking for the heading of
+/// /docs/a.html); the agent case judges it instead of asking again.
+const ApiResponse& agent_probe_answer();
 
 /// Mock admin calls (only when target().is_mock).
 ApiResponse admin(const std::string& method, const std::string& path, const json& body = nullptr);

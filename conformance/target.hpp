@@ -1,7 +1,10 @@
 #pragma once
 
 #include <chrono>
+#include <sstream>
 #include <string>
+
+#include "rules.hpp"
 
 namespace webdata::conformance {
 
@@ -13,12 +16,15 @@ struct Target {
   std::string other_api_key;
   /// HOST:PORT under which the target reaches this runner's test site and webhook receiver.
   std::string site_host;
+  /// Where the test site listens (for messages).
+  std::string site_listen;
   /// The account's webhook secret; empty: signature values cannot be checked (a skip).
   std::string webhook_secret;
   std::string signature_header = "X-Service-Signature";
   /// Multiplies every wait of the suite (slow deployments, sanitizer builds).
   double timeout_scale = 1.0;
-  bool is_mock = false;  ///< Started by this runner (--spawn-mock): [mock-only] tests run.
+  /// Started by this runner (--spawn-mock) with its admin surface: [mock-only] cases run.
+  bool is_mock = false;
 
   /// `base` scaled by --timeout-scale.
   std::chrono::milliseconds scaled(std::chrono::milliseconds base) const {
@@ -29,10 +35,23 @@ struct Target {
 
 Target& target();
 
-/// Records that the running test case is skipped (capability missing, mock-only test against
-/// a live deployment); the runner counts it as skipped, never as passed.
+/// The running test case checks `rule` (recorded for the verdict table, also when the case is
+/// skipped later).
+void note_rule(const Rule& rule);
+/// The running test case cannot judge `rule` although it goes on with others (a webhook case
+/// without a signing deployment): the rule's verdict in this case is "skipped" with `reason`,
+/// unless one of its checks fails.
+void skip_rule(const Rule& rule, const std::string& reason);
+/// Records that the running test case is skipped (a capability is missing); the runner counts it
+/// as skipped, never as passed. Capability skips read "capability <name>: <why>".
 void mark_skipped(const std::string& reason);
-bool take_skipped();
+
+/// "rule ID (docs/reference/SECTION): statement", as failures print it.
+inline std::string rule_text(const Rule& rule) {
+  std::ostringstream out;
+  out << "rule " << rule.id << " (docs/reference/" << rule.section << "): " << rule.statement;
+  return out.str();
+}
 
 }  // namespace webdata::conformance
 
@@ -44,13 +63,18 @@ bool take_skipped();
     return;                                       \
   } while (false)
 
-/// Names the rule the following assertions check; printed with every failure, so a failing
-/// case says which rule of the contract the target broke. Use the ids of rules.hpp.
-#define RULE(id) INFO("rule " << (id))
+/// Names the rule the following assertions check (until the end of the enclosing block); a
+/// failure prints the innermost rule, so a failing case says which rule the target broke. Use the
+/// constants of rules.hpp.
+#define RULE(rule)                         \
+  ::webdata::conformance::note_rule(rule); \
+  INFO(::webdata::conformance::rule_text(rule))
 
-/// Skips the test case unless the target is a mock this runner started (admin surface).
-#define REQUIRE_MOCK()                                                                          \
-  do {                                                                                          \
-    if (!::webdata::conformance::target().is_mock)                                              \
-      CONFORMANCE_SKIP("[mock-only]: needs the webdata-mock /__admin/ surface (--spawn-mock)"); \
+/// Declares rules the case checks further down, before a capability check may skip it, so that
+/// the verdict table shows them as skipped rather than not run.
+#define CHECKS_RULES(...)                                             \
+  do {                                                                \
+    for (const ::webdata::conformance::Rule* rule_ : {__VA_ARGS__}) { \
+      ::webdata::conformance::note_rule(*rule_);                      \
+    }                                                                 \
   } while (false)

@@ -27,8 +27,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::cout << "status: " << answer->status.value() << "\n";
-  // The specification's form is a JSON string holding the answer; some deployments send the
-  // object itself. Either way it is JSON text for the library of your choice.
+  // The documented form is a JSON string holding the answer (docs/reference/agent.md#result);
+  // some deployments send the object itself. Either way it is JSON text for the library of your choice.
   const std::string result = answer->result.as_string().value_or(answer->result.text());
   std::cout << "result: " << result << "\n";
   std::cout << "sources:\n";

@@ -135,6 +135,17 @@ int main(int argc, char** argv) {
     std::cerr << "webdata-mock: " << err << "\nTry 'webdata-mock --help'.\n";
     return 2;
   }
+  // A ready file left by a run that was killed (no clean-up) would tell a script polling for it
+  // that this run is ready before it is, or even when it fails to start: it goes first.
+  if (!process.ready_file.empty()) {
+    std::error_code ec;
+    std::filesystem::remove(process.ready_file, ec);
+    if (ec) {
+      std::cerr << "webdata-mock: cannot remove the old --ready-file '" << process.ready_file
+                << "': " << ec.message() << "\n";
+      return 2;
+    }
+  }
   auto parsed = webdata::mock::parse_args(args);
   if (!parsed.config) {
     (parsed.exit_code == 0 ? std::cout : std::cerr) << parsed.message << "\n";
@@ -170,8 +181,8 @@ int main(int argc, char** argv) {
   try {
     webdata::mock::MockServer server(*parsed.config, std::cerr);
     server.start();
-    if (!parsed.config->inject_fault.empty()) {
-      std::cerr << "webdata-mock: WARNING: --inject-fault " << parsed.config->inject_fault
+    for (const auto& fault : parsed.config->inject_faults) {
+      std::cerr << "webdata-mock: WARNING: --inject-fault " << fault
                 << " breaks the API on purpose\n";
     }
     if (!process.ready_file.empty() &&

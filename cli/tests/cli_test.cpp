@@ -2,6 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
+#include <sstream>
+#include <thread>
+
 #include "process.hpp"
 #include "progress.hpp"
 
@@ -41,13 +45,40 @@ MockProcess start_mock() { return MockProcess(WEBDATA_MOCK_EXE, {"--page-pacing"
 }  // namespace
 
 TEST_CASE("progress bar: pages done of total, rate and state") {
-  CHECK(webdata::cli::render_progress("crawl", 12, 27, 2.0, "scraping", 9) ==
+  CHECK(webdata::cli::render_progress("crawl", 12, 27, 6.0, "scraping", 9) ==
         "crawl  [####.....]  12/27 pages  6.0 pages/s  scraping");
-  CHECK(webdata::cli::render_progress("batch", 0, 0, 0.0, "scraping", 4) ==
-        "batch  [....]  0/0 pages  0.0 pages/s  scraping");
+  CHECK(webdata::cli::render_progress("batch", 0, 0, std::nullopt, "scraping", 4) ==
+        "batch  [....]  0/0 pages  scraping");
   // A total that lags behind the documents never draws more than a full bar.
-  CHECK(webdata::cli::render_progress("crawl", 5, 3, 1.0, "completed", 4) ==
+  CHECK(webdata::cli::render_progress("crawl", 5, 3, 5.0, "completed", 4) ==
         "crawl  [####]  5/5 pages  5.0 pages/s  completed");
+}
+
+TEST_CASE("progress bar: no rate until a meaningful interval has passed") {
+  using webdata::cli::pages_per_second;
+  // Five pages seen 50 ms after the start are not 100 pages/s.
+  CHECK_FALSE(pages_per_second(5, 0.05).has_value());
+  CHECK_FALSE(pages_per_second(5, 0.99).has_value());
+  REQUIRE(pages_per_second(5, 2.0).has_value());
+  CHECK(*pages_per_second(5, 2.0) == Approx(2.5));
+
+  // The bar counts from its first update: pages already done then (a job followed midway, or
+  // the first chunk of a fast one) do not count towards the rate.
+  std::ostringstream out;
+  webdata::cli::ProgressBar bar(out, true, "crawl");
+  bar.update(40, 100, "scraping");
+  CHECK(out.str().find("pages/s") == std::string::npos);
+  CHECK(out.str().find("40/100 pages  scraping") != std::string::npos);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  bar.update(42, 100, "scraping");
+  bar.finish();
+  const std::string text = out.str();
+  const auto rate_at = text.rfind(" pages/s");
+  REQUIRE(rate_at != std::string::npos);
+  const auto number_at = text.rfind("  ", rate_at - 1) + 2;
+  const double rate = std::stod(text.substr(number_at, rate_at - number_at));
+  CHECK(rate > 0.5);
+  CHECK(rate < 2.0);  // 2 pages in about 1.1 s, not 42 pages
 }
 
 TEST_CASE("scrape prints the page's markdown and exits 0") {
@@ -148,7 +179,7 @@ TEST_CASE("batch prints every document, lists invalid URLs and draws progress") 
   CHECK(out.at("completed") == 2);
   CHECK(out.at("invalidURLs") == json::array({"not a url"}));
   CHECK(r.err.find("2/2 pages") != std::string::npos);
-  CHECK(r.err.find("pages/s  completed") != std::string::npos);
+  CHECK(r.err.find("pages  completed") != std::string::npos);
 
   auto strict = cli(mock, {"batch", "https://docs.example.test/", "not a url", "--strict"});
   CHECK(strict.exit_code == 1);
@@ -160,7 +191,7 @@ TEST_CASE("crawl streams every page in markdown with a progress bar") {
   auto r = cli(mock, {"crawl", "https://library.synthetic.test/", "--limit", "7", "--progress",
                       "always", "--poll-interval", "50"});
   REQUIRE(r.exit_code == 0);
-  CHECK(count(r.out, "# https://library.synthetic.test") == 7);
+  CHECK(count(r.out, "<!-- page ") == 7);
   CHECK(r.err.find("7/7 pages") != std::string::npos);
   CHECK(r.err.find("completed") != std::string::npos);
 
@@ -264,4 +295,273 @@ TEST_CASE("agent answers with sources") {
   auto md = cli(mock, {"agent", "What does the trail kettle cost?"});
   REQUIRE(md.exit_code == 0);
   CHECK(md.out.find("\nSources:\n- https://") != std::string::npos);
+}
+
+// --- The first hour of a new user (issue 23): every answer says what happened and what to do.
+
+namespace {
+
+// What a terminal shows for `stream`: '\r' returns to column 0, ESC[K erases to the end of the
+// line, '\n' starts a new line. The progress bar relies on exactly these three.
+std::vector<std::string> visible_lines(const std::string& stream) {
+  std::vector<std::string> lines(1);
+  std::size_t column = 0;
+  for (std::size_t i = 0; i < stream.size(); ++i) {
+    const char ch = stream[i];
+    std::string& line = lines.back();
+    if (ch == '\n') {
+      lines.emplace_back();
+      column = 0;
+    } else if (ch == '\r') {
+      column = 0;
+    } else if (ch == '\x1b' && stream.compare(i, 3, "\x1b[K") == 0) {
+      line.resize(std::min(line.size(), column));
+      i += 2;
+    } else {
+      if (column < line.size()) {
+        line[column] = ch;
+      } else {
+        line.push_back(ch);
+      }
+      ++column;
+    }
+  }
+  return lines;
+}
+
+// `webdata ARGS...` with stderr on the same pipe as stdout, as at a terminal.
+RunResult cli_merged(const MockProcess& mock, std::vector<std::string> args) {
+  std::vector<std::string> argv = {"/bin/sh", "-c", "exec \"$0\" \"$@\" 2>&1", WEBDATA_CLI_EXE};
+  argv.insert(argv.end(), args.begin(), args.end());
+  argv.insert(argv.end(), {"--api-url", mock.url(), "--api-key", "test-key"});
+  return webdata::testing::run(argv, {{"WEBDATA_API_URL", ""}, {"WEBDATA_API_KEY", ""}});
+}
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+// The command after "resume with: ", as arguments, with the real key for the "..." it shows.
+std::vector<std::string> resume_command(const std::string& err) {
+  const std::string marker = "resume with: webdata ";
+  const auto at = err.find(marker);
+  if (at == std::string::npos) return {};
+  std::istringstream words(first_line(err.substr(at + marker.size())));
+  std::vector<std::string> args;
+  for (std::string w; words >> w;) args.push_back(w == "..." ? "test-key" : w);
+  return args;
+}
+
+}  // namespace
+
+TEST_CASE("a job that fails says why, and exits 5") {
+  MockProcess mock = start_mock();
+  // The start host does not resolve: the crawl ends failed with the reason in its status.
+  auto r = cli(mock, {"crawl", "https://fail-dns.synthetic.test/", "--quiet"});
+  CHECK(r.exit_code == 5);
+  CHECK(r.err.find("ended failed: ") != std::string::npos);
+  CHECK(r.err.find("fail-dns.synthetic.test") != std::string::npos);  // the mock's reason
+  CHECK(r.err.find("webdata errors ") != std::string::npos);
+
+  auto started = cli(mock, {"crawl", "https://fail-dns.synthetic.test/", "--no-wait"});
+  REQUIRE(started.exit_code == 0);
+  const std::string id = first_line(started.out);
+  auto waited = cli(mock, {"status", id, "--wait", "--quiet"});
+  CHECK(waited.exit_code == 5);
+  CHECK(waited.err.find(id + " ended failed: ") != std::string::npos);
+  auto status = cli(mock, {"status", id});
+  CHECK(status.exit_code == 0);
+  CHECK(status.out.find(": failed, ") != std::string::npos);
+  CHECK(status.out.find("\nerror: ") != std::string::npos);
+  auto json_out = cli(mock, {"crawl", "https://fail-dns.synthetic.test/", "--json", "--quiet"});
+  CHECK(json_out.exit_code == 5);
+  CHECK(parse(json_out).at("error").get<std::string>().find("fail-dns") != std::string::npos);
+}
+
+TEST_CASE("an unknown --format is refused before anything is sent, listing the accepted ones") {
+  // Nothing listens at this address: a usage error (2), not a transport error (3), proves that
+  // the value was refused locally.
+  const std::vector<std::string> where = {"--api-url", "http://127.0.0.1:1", "--api-key", "k"};
+  auto run_cli = [&](std::vector<std::string> args) {
+    std::vector<std::string> argv = {WEBDATA_CLI_EXE};
+    argv.insert(argv.end(), args.begin(), args.end());
+    argv.insert(argv.end(), where.begin(), where.end());
+    return webdata::testing::run(argv);
+  };
+  auto typo = run_cli({"scrape", "https://docs.example.test/", "--format", "markdwn"});
+  CHECK(typo.exit_code == 2);
+  CHECK(typo.err.find("unknown --format 'markdwn' (did you mean 'markdown'?)") != std::string::npos);
+  CHECK(typo.err.find("accepted: markdown, summary, html, rawHtml, links, images, screenshot, "
+                      "json, changeTracking, branding") != std::string::npos);
+
+  auto v1 = run_cli({"crawl", "https://docs.example.test/", "--v1", "--format", "markdown,summary"});
+  CHECK(v1.exit_code == 2);
+  CHECK(v1.err.find("accepted: markdown, html, rawHtml, links, screenshot, screenshot@fullPage") !=
+        std::string::npos);
+
+  auto source = run_cli({"search", "kettle", "--source", "web,videos"});
+  CHECK(source.exit_code == 2);
+  CHECK(source.err.find("unknown --source 'videos'") != std::string::npos);
+}
+
+TEST_CASE("a 404 on a job says whether it is the other kind (--batch)") {
+  MockProcess mock = start_mock();
+  auto batch = cli(mock, {"batch", "https://docs.example.test/", "--no-wait"});
+  REQUIRE(batch.exit_code == 0);
+  const std::string batch_id = first_line(batch.out);
+  auto as_crawl = cli(mock, {"status", batch_id});
+  CHECK(as_crawl.exit_code == 1);
+  CHECK(as_crawl.err.find("404") != std::string::npos);
+  CHECK(as_crawl.err.find(batch_id + " is a batch scrape, not a crawl: try webdata status " +
+                          batch_id + " --batch") != std::string::npos);
+  auto errors = cli(mock, {"errors", batch_id});
+  CHECK(errors.err.find("try webdata errors " + batch_id + " --batch") != std::string::npos);
+
+  auto crawl = cli(mock, {"crawl", "https://docs.example.test/", "--limit", "2", "--no-wait"});
+  REQUIRE(crawl.exit_code == 0);
+  const std::string crawl_id = first_line(crawl.out);
+  auto as_batch = cli(mock, {"cancel", crawl_id, "--batch"});
+  CHECK(as_batch.exit_code == 1);
+  CHECK(as_batch.err.find(crawl_id + " is a crawl, not a batch scrape: try webdata cancel " +
+                          crawl_id + " --api-url") != std::string::npos);
+
+  auto unknown = cli(mock, {"status", "00000000-0000-4000-8000-000000000000", "--wait"});
+  CHECK(unknown.exit_code == 1);
+  CHECK(unknown.err.find("no crawl or batch scrape 00000000-0000-4000-8000-000000000000") !=
+        std::string::npos);
+}
+
+TEST_CASE("a 401 names --api-key and WEBDATA_API_KEY, and where the refused key came from") {
+  MockProcess mock = start_mock();
+  auto flag = cli(mock, {"active"}, "wrong-key");
+  CHECK(flag.exit_code == 1);
+  CHECK(flag.err.find("refused the key from --api-key: check --api-key or WEBDATA_API_KEY") !=
+        std::string::npos);
+
+  auto env = webdata::testing::run({WEBDATA_CLI_EXE, "active", "--api-url", mock.url()},
+                                   {{"WEBDATA_API_URL", ""}, {"WEBDATA_API_KEY", "wrong-key"}});
+  CHECK(env.exit_code == 1);
+  CHECK(env.err.find("refused the key from WEBDATA_API_KEY") != std::string::npos);
+
+  auto none = webdata::testing::run({WEBDATA_CLI_EXE, "active", "--api-url", mock.url()},
+                                    {{"WEBDATA_API_URL", ""}, {"WEBDATA_API_KEY", ""}});
+  CHECK(none.exit_code == 1);
+  CHECK(none.err.find("no API key was sent: pass --api-key KEY or set WEBDATA_API_KEY") !=
+        std::string::npos);
+}
+
+TEST_CASE("with the service down, it says so at once instead of retrying silently") {
+  const auto start = std::chrono::steady_clock::now();
+  auto down = webdata::testing::run(
+      {WEBDATA_CLI_EXE, "scrape", "https://docs.example.test/", "--api-url", "http://127.0.0.1:1"},
+      {{"WEBDATA_API_URL", ""}, {"WEBDATA_API_KEY", ""}});
+  const auto took = std::chrono::steady_clock::now() - start;
+  CHECK(down.exit_code == 3);
+  CHECK(down.err.find("nothing answers at http://127.0.0.1:1: is the service running?") !=
+        std::string::npos);
+  CHECK(down.err.find("--api-url or WEBDATA_API_URL") != std::string::npos);
+  CHECK(down.err.find("retry") == std::string::npos);
+  // No backoff at all (the SDK's three retries took about 6 s): a bound on behaviour, with room
+  // for a slow machine.
+  CHECK(took < std::chrono::seconds(3));
+}
+
+TEST_CASE("retries of a service that answers are announced, one line each") {
+  // An API stub makes every crawl status answer 503 (Retry-After: 0, so the test is quick).
+  char dir_template[] = "/tmp/webdata-cli-stubs-XXXXXX";
+  REQUIRE(mkdtemp(dir_template) != nullptr);
+  const std::string dir = dir_template;
+  std::filesystem::create_directories(dir + "/mappings");
+  {
+    std::ofstream out(dir + "/mappings/busy.json");
+    out << R"({"request": {"method": "GET", "urlPathPattern": "/v2/crawl/[0-9a-f-]+"},
+               "response": {"status": 503, "headers": {"Retry-After": "0"},
+                            "jsonBody": {"success": false, "error": "busy"}}})";
+  }
+  MockProcess mock(WEBDATA_MOCK_EXE, {"--api-stubs", dir});
+  auto r = cli(mock, {"status", "00000000-0000-4000-8000-000000000000"});
+  std::filesystem::remove_all(dir);
+  CHECK(r.exit_code == 1);
+  CHECK(r.err.find("HTTP 503 from " + mock.url() + "; retry 1 of 3 (GET /v2/crawl/") !=
+        std::string::npos);
+  CHECK(r.err.find("retry 3 of 3") != std::string::npos);
+  CHECK(r.err.find("retry 4") == std::string::npos);
+}
+
+TEST_CASE("when the max wait runs out it says how to resume, and that command resumes") {
+  MockProcess mock = start_mock();
+  // Pages answer after 300 ms, one at a time: the crawl outlives a one-second wait.
+  const std::string site = "https://resume.delay-300.pages-12.synthetic.test/";
+  auto r = cli(mock, {"crawl", site, "--max-concurrency", "1", "--max-wait", "1",
+                      "--poll-interval", "50", "--quiet"});
+  CHECK(r.exit_code == 4);
+  CHECK(r.err.find("after --max-wait 1 s; it keeps running on the service") != std::string::npos);
+  const auto args = resume_command(r.err);
+  REQUIRE(args.size() >= 5);
+  CHECK(args[0] == "status");
+  CHECK(args[2] == "--documents");
+  CHECK(args[3] == "--skip");
+  const std::size_t printed = count(r.out, "<!-- page ");
+  CHECK(args[4] == std::to_string(printed));
+
+  // Run exactly that command: the pages continue where the first run stopped.
+  std::vector<std::string> argv = {WEBDATA_CLI_EXE};
+  argv.insert(argv.end(), args.begin(), args.end());
+  argv.insert(argv.end(), {"--quiet", "--poll-interval", "50"});
+  auto resumed = webdata::testing::run(argv, {{"WEBDATA_API_URL", ""}, {"WEBDATA_API_KEY", ""}});
+  INFO(resumed.err);
+  CHECK(resumed.exit_code == 0);
+  CHECK(resumed.out.find("<!-- page " + std::to_string(printed + 1) + ": ") == 0);
+  CHECK(count(resumed.out, "<!-- page ") == 12 - printed);
+
+  auto started = cli(mock, {"crawl", "https://resume2.delay-300.pages-12.synthetic.test/",
+                            "--no-wait", "--max-concurrency", "1"});
+  const std::string id = first_line(started.out);
+  auto waited = cli(mock, {"status", id, "--wait", "--max-wait", "0.5", "--quiet"});
+  CHECK(waited.exit_code == 4);
+  CHECK(waited.err.find("resume with: webdata status " + id + " --wait --api-url " + mock.url() +
+                        " --api-key ...") != std::string::npos);
+}
+
+TEST_CASE("the progress bar never shares a line with the output") {
+  MockProcess mock = start_mock();
+  auto r = cli_merged(mock, {"crawl", "https://bar.delay-200.pages-6.synthetic.test/",
+                             "--max-concurrency", "1", "--progress", "always",
+                             "--poll-interval", "20"});
+  REQUIRE(r.exit_code == 0);
+  const auto lines = visible_lines(r.out);
+  std::size_t bars = 0;
+  std::size_t pages = 0;
+  for (const auto& line : lines) {
+    INFO("line: " << line);
+    const auto bar_at = line.find("crawl  [");
+    if (bar_at != std::string::npos) {
+      ++bars;
+      CHECK(bar_at == 0);  // the bar starts its own line ...
+      CHECK(line.find("<!--") == std::string::npos);  // ... and nothing follows it there
+    }
+    const auto page_at = line.find("<!-- page ");
+    if (page_at != std::string::npos) {
+      ++pages;
+      CHECK(page_at == 0);
+    }
+  }
+  CHECK(pages == 6);
+  CHECK(bars >= 1);
+  CHECK(lines.size() >= 2);
+  CHECK(lines[lines.size() - 2].find("6/6 pages") != std::string::npos);
+}
+
+TEST_CASE("pages of a job are separated by a rule and a comment, not by headings") {
+  MockProcess mock = start_mock();
+  auto r = cli(mock, {"crawl", "https://library.synthetic.test/", "--limit", "3", "--quiet"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("\n# https://") == std::string::npos);
+  CHECK(r.out.rfind("# https://", 0) != 0);
+  // Pages come in the order they finished; the first is on the site, with its status.
+  CHECK(r.out.find("<!-- page 1: https://library.synthetic.test/") == 0);
+  CHECK(first_line(r.out).find(" (200) -->") != std::string::npos);
+  CHECK(r.out.find(" -->\n\n") != std::string::npos);
+  CHECK(count(r.out, "<!-- page ") == 3);
+  CHECK(count(r.out, "\n\n---\n\n<!-- page ") == 2);  // a rule between pages, not before the first
+  // The pages' own headings are the only headings.
+  CHECK(count(r.out, "\n# ") + (r.out.rfind("# ", 0) == 0 ? 1 : 0) >= 3);
 }

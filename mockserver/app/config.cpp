@@ -68,7 +68,52 @@ std::string read_string(const json& obj, const char* key, std::string& out) {
   return "";
 }
 
+bool has_json_under(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return false;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (it->is_regular_file(ec) && it->path().extension() == ".json") return true;
+  }
+  return false;
+}
+
+// Why a fixture root cannot serve anything ("" when it can). A mock started on a mistyped path
+// would otherwise run with an empty virtual web and answer every scrape with a DNS error.
+std::string fixture_root_problem(const std::string& path, bool synthetic_counts) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return "no such directory";
+  if (!fs::is_directory(path, ec)) return "not a directory";
+  if (has_json_under(fs::path(path) / "mappings")) return "";
+  if (synthetic_counts && fs::is_regular_file(fs::path(path) / "synthetic.json", ec)) return "";
+  return synthetic_counts
+             ? "holds no fixtures (expected mappings/*.json or synthetic.json, WireMock layout)"
+             : "holds no mappings (expected mappings/*.json, WireMock layout)";
+}
+
 }  // namespace
+
+bool Config::has_fault(const std::string& name) const {
+  return std::find(inject_faults.begin(), inject_faults.end(), name) != inject_faults.end();
+}
+
+const std::vector<std::pair<std::string, std::string>>& fault_names() {
+  // Defects the conformance suite must fail, and quirks of real deployments it must accept
+  // (docs/conformance.md, "Imitating a deployment").
+  static const std::vector<std::pair<std::string, std::string>> names = {
+      {"repeat-skip", "`next` repeats the last document of each chunk"},
+      {"bad-signature", "webhooks are signed with a wrong secret"},
+      {"missing-status-code", "documents lack metadata.statusCode"},
+      {"no-auth", "authentication off: requests with no key or an unknown key are served"},
+      {"no-search-results", "search finds nothing (no search provider)"},
+      {"no-llm", "no language model: summary, json, branding formats refused, agent off"},
+      {"no-screenshot", "screenshot formats give a warning instead of a screenshot"},
+      {"ignore-skip", "job status ignores skip: every chunk starts at the first document"},
+      {"unsigned-webhooks", "webhook deliveries carry no signature header"},
+      {"cancel-finished-flips", "cancelling a finished job answers 200 and marks it cancelled"},
+  };
+  return names;
+}
 
 std::vector<TeamConfig> Config::effective_teams() const {
   if (!teams.empty()) return teams;
@@ -104,7 +149,7 @@ json Config::to_json(bool mask_secrets) const {
           {"chunkBytes", chunk_bytes},
           {"stateDir", state_dir},
           {"pagePacingMs", page_pacing_ms},
-          {"injectFault", inject_fault},
+          {"injectFaults", inject_faults},
           {"admin", admin},
           {"adminOnPublic", admin_on_public},
           {"liveFetch", live_fetch},
@@ -211,7 +256,7 @@ std::string apply_config_json(const json& file, Config& config) {
 }
 
 std::string usage() {
-  return R"(Usage: webdata-mock [options]
+  static const char* head = R"(Usage: webdata-mock [options]
 
 A local mock of the web data extraction API (v1 and v2) that does the real work: auth,
 strict validation, content extraction from a virtual web, jobs, credits and webhooks.
@@ -232,8 +277,10 @@ Teams and keys:
   --webhook-secret SECRET   webhook signing secret of those teams (default test-secret)
 
 Virtual web and behaviour:
-  --web-root DIR            WireMock-layout fixtures the scraper fetches from (default: bundled)
-  --api-stubs DIR           WireMock mappings matched before the built-in API
+  --web-root DIR            WireMock-layout fixtures the scraper fetches from (default: bundled);
+                            refused at start unless DIR has mappings/*.json or synthetic.json
+  --api-stubs DIR           WireMock mappings matched before the built-in API; refused at start
+                            unless DIR has mappings/*.json
   --chunk-bytes N           job status chunk limit in bytes (default 10485760)
   --page-pacing MS          pause per job page so `scraping` can be observed (default 20, 0: none)
   --state-dir DIR           keep jobs and documents in DIR (SQLite) across restarts
@@ -244,16 +291,24 @@ Virtual web and behaviour:
   --signature-header NAME   webhook signature header (default X-Service-Signature)
 
 Running in scripts and CI:
-  --ready-file PATH         once listening, write the base URL (http://HOST:PORT) to PATH
+  --ready-file PATH         removed at start; once listening, the base URL (http://HOST:PORT)
+                            is written to PATH (atomically, by a rename)
   --pid-file PATH           write the process id to PATH
   --detach                  run in the background: return once the server accepts
                             connections (exit 0, base URL on stdout) or failed to (exit 1)
   --log-file PATH           with --detach: append the server's output to PATH
 
 Other:
-  --inject-fault NAME       break one rule on purpose (repeat-skip, bad-signature,
-                            missing-status-code) to prove the conformance suite catches it
-  --print-config            print the effective settings as JSON and exit
+  --inject-fault NAME[,NAME...]  break the API on purpose or imitate a deployment's quirk,
+                            to prove what the conformance suite catches and accepts (never
+                            for real use); repeatable, faults combine:
+)";
+  std::string text = head;
+  for (const auto& [name, what] : fault_names()) {
+    const std::size_t pad = name.size() < 23 ? 23 - name.size() : 1;
+    text += "      " + name + std::string(pad, ' ') + what + "\n";
+  }
+  return text + R"(  --print-config            print the effective settings as JSON and exit
   -h, --help                show this text and exit
 
 Stop it with Ctrl-C (SIGINT) or SIGTERM; in-flight requests are finished first.
@@ -263,6 +318,9 @@ Stop it with Ctrl-C (SIGINT) or SIGTERM; in-flight requests are finished first.
 ParsedArgs parse_args(const std::vector<std::string>& args) {
   Config config;
   ParsedArgs out;
+  // Which option set each fixture root, for the message when it is unusable.
+  std::string web_root_from = "--web-root";
+  std::string api_stubs_from = "--api-stubs";
   std::vector<std::pair<std::string, std::string>> keys;  // key, team
   std::optional<std::int64_t> credits;
   std::optional<std::string> secret;
@@ -308,8 +366,14 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
       text << in.rdbuf();
       const json file = json::parse(text.str(), nullptr, false);
       if (file.is_discarded()) return refuse("config file '" + value + "' is not valid JSON");
+      const std::string web_root_before = config.web_root;
+      const std::string api_stubs_before = config.api_stub_root;
       if (auto err = apply_config_json(file, config); !err.empty()) {
         return refuse("config file '" + value + "': " + err);
+      }
+      if (config.web_root != web_root_before) web_root_from = "webRoot of '" + value + "'";
+      if (config.api_stub_root != api_stubs_before) {
+        api_stubs_from = "apiStubRoot of '" + value + "'";
       }
     } else if (arg == "--api-key") {
       if (!next() || value.empty()) return refuse("--api-key needs KEY or KEY:TEAM");
@@ -327,9 +391,11 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
     } else if (arg == "--web-root") {
       if (!next() || value.empty()) return refuse("--web-root needs a directory");
       config.web_root = value;
+      web_root_from = "--web-root";
     } else if (arg == "--api-stubs") {
       if (!next() || value.empty()) return refuse("--api-stubs needs a directory");
       config.api_stub_root = value;
+      api_stubs_from = "--api-stubs";
     } else if (arg == "--chunk-bytes") {
       if (!next() || !parse_int(value, config.chunk_bytes, 1, 1LL << 34)) {
         return refuse("--chunk-bytes needs a positive byte count");
@@ -342,11 +408,19 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
       if (!next() || value.empty()) return refuse("--state-dir needs a directory");
       config.state_dir = value;
     } else if (arg == "--inject-fault") {
-      if (!next() || (value != "repeat-skip" && value != "bad-signature" &&
-                      value != "missing-status-code")) {
-        return refuse("--inject-fault needs repeat-skip, bad-signature or missing-status-code");
+      if (!next() || value.empty()) return refuse("--inject-fault needs a fault name");
+      std::stringstream names(value);
+      std::string name;
+      while (std::getline(names, name, ',')) {
+        const auto& known = fault_names();
+        if (std::none_of(known.begin(), known.end(),
+                         [&](const auto& f) { return f.first == name; })) {
+          std::string list;
+          for (const auto& f : known) list += (list.empty() ? "" : ", ") + f.first;
+          return refuse("unknown fault '" + name + "' for --inject-fault (known: " + list + ")");
+        }
+        if (!config.has_fault(name)) config.inject_faults.push_back(name);
       }
-      config.inject_fault = value;
     } else if (arg == "--live-fetch") {
       config.live_fetch = true;
     } else if (arg == "--allow-private-targets") {
@@ -392,6 +466,18 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
   for (const auto& team : config.effective_teams()) {
     for (const auto& key : team.keys) {
       if (!seen_keys.insert(key).second) return refuse("API key given to two teams");
+    }
+  }
+  if (!config.web_root.empty()) {
+    if (auto why = fixture_root_problem(config.web_root, true); !why.empty()) {
+      return refuse(web_root_from + " '" + config.web_root + "': " + why);
+    }
+  } else if (default_web_root().empty()) {
+    return refuse("the bundled virtual web is not installed next to webdata-mock; give --web-root DIR");
+  }
+  if (!config.api_stub_root.empty()) {
+    if (auto why = fixture_root_problem(config.api_stub_root, false); !why.empty()) {
+      return refuse(api_stubs_from + " '" + config.api_stub_root + "': " + why);
     }
   }
   if (config.admin && !is_loopback(config.server.host) && !config.admin_on_public) {

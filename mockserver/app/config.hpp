@@ -19,7 +19,7 @@ struct Config {
   std::vector<TeamConfig> teams;  ///< Empty means the default: key `test-key`, team `team-1`.
   std::string web_root;           ///< Virtual web fixtures (WireMock layout); empty: bundled.
   std::string api_stub_root;      ///< WireMock mappings matched before the built-in API.
-  std::size_t chunk_bytes = 10485760;  ///< Job status chunk limit (wire-decisions 3).
+  std::size_t chunk_bytes = 10485760;  ///< Job status chunk limit (docs/reference/jobs.md#chunking).
   bool admin = false;                  ///< Serve /__admin/.
   bool admin_on_public = false;        ///< Allow /__admin/ on a non-loopback bind.
   bool live_fetch = false;             ///< Fetch real URLs outside the virtual web.
@@ -27,11 +27,12 @@ struct Config {
   std::size_t journal_limit = 1000;    ///< Requests kept by GET /__admin/requests.
   std::string state_dir;               ///< Where jobs persist (SQLite); empty: in memory only.
   long long page_pacing_ms = 20;       ///< Pause per scraped job page, so `scraping` is observable.
-  /// A deliberate defect, for proving that the conformance suite catches it (never for real use):
-  /// "repeat-skip", "bad-signature" or "missing-status-code"; empty: none.
-  std::string inject_fault;
+  /// Deliberate defects and deployment quirks (--inject-fault, repeatable), for proving what the
+  /// conformance suite catches and what it accepts (never for real use); see fault_names().
+  std::vector<std::string> inject_faults;
   std::string webhook_signature_header = "X-Service-Signature";
 
+  bool has_fault(const std::string& name) const;
   /// The teams in force (the default team when none are configured).
   std::vector<TeamConfig> effective_teams() const;
   /// The effective settings as JSON (secrets and keys masked), for --print-config.
@@ -50,6 +51,8 @@ ParsedArgs parse_args(const std::vector<std::string>& args);
 /// Applies a JSON config file's settings onto `config`; returns an error text or "".
 std::string apply_config_json(const nlohmann::json& file, Config& config);
 std::string usage();
+/// The names --inject-fault takes, each with what it does.
+const std::vector<std::pair<std::string, std::string>>& fault_names();
 
 /// The bundled virtual web: next to the executable when installed, else the source tree.
 std::string default_web_root();

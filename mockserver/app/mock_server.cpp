@@ -25,12 +25,16 @@ MockServer::MockServer(Config config, std::ostream& log)
                    ? std::make_unique<web::StubStore>()
                    : std::make_unique<web::StubStore>(config_.api_stub_root);
   scraper_ = std::make_unique<scrape::Scraper>(*web_, clock_);
-  scraper_->set_drop_status_code(config_.inject_fault == "missing-status-code");
+  scraper_->set_drop_status_code(config_.has_fault("missing-status-code"));
+  scraper_->set_no_llm(config_.has_fault("no-llm"));
+  scraper_->set_no_screenshot(config_.has_fault("no-screenshot"));
   jobs::EngineSettings engine;
   engine.chunk_bytes = config_.chunk_bytes;
   engine.pacing = std::chrono::milliseconds(config_.page_pacing_ms);
   engine.state_dir = config_.state_dir;
-  engine.fault_repeat_skip = config_.inject_fault == "repeat-skip";
+  engine.fault_repeat_skip = config_.has_fault("repeat-skip");
+  engine.fault_ignore_skip = config_.has_fault("ignore-skip");
+  engine.fault_cancel_finished_flips = config_.has_fault("cancel-finished-flips");
   webhooks::Settings delivery;
   delivery.signature_header = config_.webhook_signature_header;
   webhooks_ = std::make_unique<webhooks::Dispatcher>(delivery);
@@ -74,7 +78,11 @@ http::Response MockServer::run_api(const http::Request& request, const http::Pat
       return http::Response::error(400, "Bad request, malformed JSON", "BAD_REQUEST_INVALID_JSON");
     }
   }
-  const AuthResult auth = teams_.authenticate(request.header("Authorization"));
+  AuthResult auth = teams_.authenticate(request.header("Authorization"));
+  // --inject-fault no-auth: a self-hosted deployment with authentication off serves everyone.
+  if (auth.team == nullptr && config_.has_fault("no-auth")) {
+    auth.team = teams_.find(config_.effective_teams().front().id);
+  }
   if (auth.team == nullptr) return http::Response::error(401, auth.error);
 
   const std::string version = request.path.rfind("/v1/", 0) == 0 ? "v1" : "v2";
@@ -138,7 +146,9 @@ void MockServer::deliver_event(const jobs::Job& job, const std::string& event, b
   const auto target = webhooks::Target::parse(job.options.at("webhook"), nullptr);
   const Team* team = teams_.find(job.team_id);
   if (!target || team == nullptr) return;
-  const std::string secret = config_.inject_fault == "bad-signature"
+  // An empty secret sends no signature header, as deployments without a secret do.
+  const std::string secret = config_.has_fault("unsigned-webhooks") ? std::string()
+                             : config_.has_fault("bad-signature")
                                  ? team->webhook_secret + "-deliberately-wrong"
                                  : team->webhook_secret;
   webhooks_->enqueue(job.id, *target, secret,

@@ -120,6 +120,13 @@ void MockServer::add_search_routes() {
           }
           const search::Index& index = *answer.index;
           std::vector<std::string> warnings = answer.warnings;
+          if (config_.has_fault("no-search-results")) {
+            // --inject-fault no-search-results: a deployment without a search provider.
+            answer.web.clear();
+            answer.news.clear();
+            answer.images.clear();
+            warnings = {"No search results found"};
+          }
 
           // Scrapes are shared between sources (a page can be a web and a news result) and billed
           // once.
@@ -258,6 +265,10 @@ void MockServer::add_search_routes() {
   }
 
   api("POST", "/v2/agent", "v2/agent.request", [this, service, runs](ApiCall& call) {
+    // --inject-fault no-llm: what a self-hosted deployment without the agent service answers.
+    if (config_.has_fault("no-llm")) {
+      return http::Response::error(500, "Agent beta is not enabled.");
+    }
     if (auto refused = require_credits(call.team, 1)) return *refused;
     search::AgentRequest request;
     request.prompt = call.body.value("prompt", "");

@@ -522,11 +522,16 @@ JobEngine::CancelOutcome JobEngine::cancel(const std::string& id, const std::str
   std::lock_guard<std::mutex> lock(mutex_);
   {
     const auto progress = job->lock();
-    if (progress->terminal()) return CancelOutcome::already_finished;
-    progress->status = JobState::cancelled;
-    progress->finished_at = clock_.now();
-    // `completed` comes once, after the last page, also for a cancelled job (issue 7).
-    emit(*job, *progress, JobEvent::completed, true, json::array(), std::nullopt);
+    if (progress->terminal()) {
+      if (!settings_.fault_cancel_finished_flips) return CancelOutcome::already_finished;
+      // --inject-fault cancel-finished-flips: as the Aug-2025 server, mark it cancelled anyway.
+      progress->status = JobState::cancelled;
+    } else {
+      progress->status = JobState::cancelled;
+      progress->finished_at = clock_.now();
+      // `completed` comes once, after the last page, also for a cancelled job (issue 7).
+      emit(*job, *progress, JobEvent::completed, true, json::array(), std::nullopt);
+    }
   }
   for (auto& runtime : running_) {
     if (runtime->job == job) runtime->pending.clear();  // queued pages are dropped silently
@@ -557,11 +562,19 @@ std::string JobEngine::status_body(const Job& job, std::size_t skip, std::size_t
                                    const std::string& next_base) {
   const std::size_t chunk_bytes = settings().chunk_bytes;
   const auto progress = job.lock();
-  const Chunk chunk = progress->chunk(skip, limit, chunk_bytes);
+  // --inject-fault ignore-skip: as the Aug-2025 server, every chunk starts at the first document
+  // while `next` still advances by the documents returned.
+  const bool ignore_skip = settings_.fault_ignore_skip;
+  Chunk chunk = progress->chunk(ignore_skip ? 0 : skip, limit, chunk_bytes);
+  std::size_t next_skip = chunk.end;
+  if (ignore_skip) {
+    next_skip = skip + (chunk.end - chunk.begin);
+    chunk.more = progress->documents.size() > next_skip;
+  }
   std::optional<std::string> next;
   if (chunk.more || !progress->terminal()) {
     const bool repeat = settings_.fault_repeat_skip && chunk.end > chunk.begin;
-    next = next_base + "?skip=" + std::to_string(chunk.end - (repeat ? 1 : 0));
+    next = next_base + "?skip=" + std::to_string(next_skip - (repeat ? 1 : 0));
     if (limit > 0) *next += "&limit=" + std::to_string(limit);
   }
   return status_body_locked(*progress, chunk, next);

@@ -32,6 +32,8 @@ struct EngineSettings {
   int workers = 16;                          ///< Pages scraped at once across all jobs.
   std::string state_dir;                     ///< SQLite persistence; empty: memory only.
   bool fault_repeat_skip = false;  ///< --inject-fault repeat-skip: `next` repeats a document.
+  bool fault_ignore_skip = false;  ///< --inject-fault ignore-skip: chunks start at document 0.
+  bool fault_cancel_finished_flips = false;  ///< --inject-fault cancel-finished-flips.
 };
 
 /// Receives job events in order (see JobEvent); `data` is `[document]` for a page event and

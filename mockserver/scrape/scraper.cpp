@@ -290,6 +290,22 @@ std::optional<Failure> Scraper::check(const json& options, const std::string& ve
     return bad_request("The changeTracking format needs the markdown format in the same request");
   }
   (void)version;
+  if (no_llm_) {
+    // --inject-fault no-llm: a deployment without a language model refuses what one makes.
+    for (const char* name : {"summary", "json", "extract", "branding"}) {
+      if (formats.has(name)) {
+        return bad_request(std::string("The ") + name +
+                           " format needs a language model, and none is configured");
+      }
+    }
+    json tracking = format_entry(options.value("formats", json::array()), "changeTracking");
+    if (!tracking.is_object()) tracking = options.value("changeTrackingOptions", json());
+    const json modes = tracking.is_object() ? tracking.value("modes", json::array()) : json();
+    if (modes.is_array() && std::find(modes.begin(), modes.end(), json("json")) != modes.end()) {
+      return bad_request("Change tracking in json mode needs a language model, and none is "
+                         "configured");
+    }
+  }
   if (options.contains("actions") && options.at("actions").is_array()) {
     const formats::ActionSettings limits;
     if (options.at("actions").size() > limits.max_actions) {
@@ -579,7 +595,12 @@ Outcome Scraper::scrape(const json& options, const std::string& version, const T
   }
   if (version == "v2" && formats.has("branding")) data["branding"] = formats::branding(document);
   const bool full_v1 = formats.has("screenshot@fullPage");
-  if (formats.has("screenshot") || full_v1) {
+  if ((formats.has("screenshot") || full_v1) && no_screenshot_) {
+    // --inject-fault no-screenshot: the warning of an engine that cannot take screenshots.
+    data["warning"] =
+        "The engine used does not support the following features: screenshot -- your scrape may "
+        "be partial.";
+  } else if (formats.has("screenshot") || full_v1) {
     const bool mobile = options.value("mobile", false);
     formats::ScreenshotOptions shot;
     shot.viewport_width = mobile ? formats::kMobileWidth : formats::kDesktopWidth;

@@ -145,6 +145,10 @@ class Scraper {
   formats::ChangeTracker& change_tracker() { return tracker_; }
   /// --inject-fault missing-status-code: documents lack `metadata.statusCode`.
   void set_drop_status_code(bool drop) { drop_status_code_ = drop; }
+  /// --inject-fault no-llm: summary, json, extract, branding and json change tracking refused.
+  void set_no_llm(bool on) { no_llm_ = on; }
+  /// --inject-fault no-screenshot: a warning instead of a screenshot.
+  void set_no_screenshot(bool on) { no_screenshot_ = on; }
 
  private:
   web::FetchResult fetch(const nlohmann::json& options, const std::string& url,
@@ -161,6 +165,8 @@ class Scraper {
   PageCache cache_;
   formats::ChangeTracker tracker_;  ///< previous scrapes per team + URL + tag
   bool drop_status_code_ = false;
+  bool no_llm_ = false;
+  bool no_screenshot_ = false;
 };
 
 }  // namespace webdata::mock::scrape

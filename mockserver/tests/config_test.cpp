@@ -110,3 +110,102 @@ TEST_CASE("to_json masks keys and secrets", "[config]") {
   CHECK(text.find("very-secret-key") == std::string::npos);
   CHECK(parsed.config->to_json(false).dump().find("very-secret-key") != std::string::npos);
 }
+
+namespace {
+
+// A fresh directory under the system's temporary directory, removed on destruction.
+struct TempDir {
+  TempDir() {
+    char name[] = "/tmp/webdata-config-test-XXXXXX";
+    if (mkdtemp(name) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path = name;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  void write(const std::string& relative, const std::string& text) const {
+    const auto file = std::filesystem::path(path) / relative;
+    std::filesystem::create_directories(file.parent_path());
+    std::ofstream(file) << text;
+  }
+  std::string path;
+};
+
+const char* const kMapping =
+    R"({"request": {"method": "GET", "url": "/"}, "response": {"status": 200, "body": "hi"}})";
+
+}  // namespace
+
+TEST_CASE("a fixture root that is missing or empty is refused at start, naming the path",
+          "[config]") {
+  TempDir empty;
+  TempDir file_not_dir;
+  const std::string not_a_dir = file_not_dir.path + "/plain.txt";
+  file_not_dir.write("plain.txt", "x");
+  TempDir json_beside_mappings;  // mappings written at the top, not under mappings/
+  json_beside_mappings.write("stub.json", kMapping);
+
+  for (const char* option : {"--web-root", "--api-stubs"}) {
+    for (const auto& [path, why] : std::vector<std::pair<std::string, std::string>>{
+             {"/nonexistent/webdata-fixtures", "no such directory"},
+             {not_a_dir, "not a directory"},
+             {empty.path, "holds no"},
+             {json_beside_mappings.path, "holds no"}}) {
+      INFO(option << " " << path);
+      const auto parsed = parse_args({option, path});
+      CHECK_FALSE(parsed.config);
+      CHECK(parsed.exit_code == 2);
+      CHECK(parsed.message.find(std::string(option) + " '" + path + "': " + why) !=
+            std::string::npos);
+    }
+  }
+
+  TempDir stubs;
+  stubs.write("mappings/nested/root.json", kMapping);
+  const auto ok = parse_args({"--web-root", stubs.path, "--api-stubs", stubs.path});
+  REQUIRE(ok.config);
+  CHECK(ok.config->web_root == stubs.path);
+  CHECK(ok.config->api_stub_root == stubs.path);
+
+  // A generated-sites file alone is a virtual web, but not a set of API stubs.
+  TempDir synthetic;
+  synthetic.write("synthetic.json", R"({"sites": {}})");
+  CHECK(parse_args({"--web-root", synthetic.path}).config);
+  CHECK_FALSE(parse_args({"--api-stubs", synthetic.path}).config);
+
+  // The same check for the config file's keys, naming the key and the file.
+  TempDir config;
+  config.write("mock.json", R"({"webRoot": "/nonexistent/web"})");
+  const std::string file = config.path + "/mock.json";
+  const auto from_file = parse_args({"--config", file});
+  CHECK_FALSE(from_file.config);
+  CHECK(from_file.exit_code == 2);
+  CHECK(from_file.message.find("webRoot of '" + file + "' '/nonexistent/web': no such directory") !=
+        std::string::npos);
+  // A flag after the file replaces its value, and is what the message names.
+  CHECK(parse_args({"--config", file, "--web-root", stubs.path}).config);
+
+TEST_CASE("--inject-fault combines faults, comma-separated or repeated; unknown ones are refused",
+          "[config]") {
+  const auto parsed = parse_args({"--inject-fault", "no-auth,ignore-skip", "--inject-fault",
+                                  "unsigned-webhooks", "--inject-fault", "no-auth"});
+  REQUIRE(parsed.config);
+  CHECK(parsed.config->inject_faults ==
+        std::vector<std::string>{"no-auth", "ignore-skip", "unsigned-webhooks"});
+  CHECK(parsed.config->has_fault("ignore-skip"));
+  CHECK_FALSE(parsed.config->has_fault("repeat-skip"));
+  CHECK(parsed.config->to_json().at("injectFaults").size() == 3);
+
+  const auto unknown = parse_args({"--inject-fault", "no-auth,no-such-fault"});
+  CHECK_FALSE(unknown.config);
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.message.find("unknown fault 'no-such-fault'") != std::string::npos);
+  CHECK(unknown.message.find("cancel-finished-flips") != std::string::npos);
+  CHECK(parse_args({"--inject-fault", ""}).exit_code == 2);
+  for (const auto& [name, what] : webdata::mock::fault_names()) {
+    INFO(name);
+    CHECK(parse_args({"--inject-fault", name}).config);
+    CHECK(parse_args({"--help"}).message.find(name) != std::string::npos);
+  }
+}

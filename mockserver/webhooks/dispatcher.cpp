@@ -286,7 +286,8 @@ void Dispatcher::enqueue(const std::string& job_id, const Target& target, const 
   event->type = type;
   event->url = target.url;
   event->body = build_payload(job_id, type, success, data, target.metadata, error);
-  event->signature = sign(event->body, secret);
+  // No secret, no signature: the real service signs only when a secret is configured.
+  event->signature = secret.empty() ? std::string() : sign(event->body, secret);
 
   const std::string signature_header = settings().signature_header;
   bool own_content_type = false;
@@ -298,7 +299,9 @@ void Dispatcher::enqueue(const std::string& job_id, const Target& target, const 
   }
   if (!own_content_type)
     event->header_lines.insert(event->header_lines.begin(), "Content-Type: application/json");
-  event->header_lines.push_back(signature_header + ": " + event->signature);
+  if (!event->signature.empty()) {
+    event->header_lines.push_back(signature_header + ": " + event->signature);
+  }
   // libcurl would otherwise wait for "100 Continue" before sending large bodies.
   event->header_lines.push_back("Expect:");
 
