@@ -20,12 +20,12 @@ ClientOptions with_url_and_key(std::string api_url, std::string api_key) {
   return options;
 }
 
-Result<Document> scrape_call(const ClientCore& core, const char* path, std::string body,
+Result<Document> scrape_call(const ClientCore& core, std::string body,
                              std::optional<std::chrono::milliseconds> scrape_timeout,
                              const CallOptions& options) {
   Call call;
   call.method = "POST";
-  call.target = path;
+  call.target = core.path("/scrape");
   call.body = std::move(body);
   if (scrape_timeout) call.min_timeout = *scrape_timeout + kScrapeTimeoutMargin;
   auto response = core.execute(call, options, core.deadline_for(options));
@@ -79,11 +79,19 @@ Result<Document> scrape_call(const ClientCore& core, const char* path, std::stri
   return doc;
 }
 
-Result<JobStarted> start_job(const ClientCore& core, const std::string& path, std::string body,
+template <class Request>
+std::string body_of(const Request& request) {
+  return detail::dump(detail::encode(request));
+}
+
+// The calls of a client, once for both API versions: the core knows its version and so every
+// path; the facades below only encode their version's request types.
+
+Result<JobStarted> start_job(const ClientCore& core, const std::string& resource, std::string body,
                              const CallOptions& options) {
   Call call;
   call.method = "POST";
-  call.target = path;
+  call.target = core.path(resource);
   call.body = std::move(body);
   call.creates_job = true;
   auto started = detail::decode_response<JobStarted>(
@@ -97,10 +105,35 @@ Result<JobStarted> start_job(const ClientCore& core, const std::string& path, st
   return started;
 }
 
-Result<std::vector<ActiveCrawl>> active(const ClientCore& core, const std::string& path,
-                                        const CallOptions& options) {
+template <class JobT>
+Result<JobStatus> run_to_end(const Result<JobT>& job, const PollingPolicy& policy,
+                             const CallOptions& options) {
+  if (!job.ok()) return job.error();
+  // The start call's key must not travel to the status calls (they are GETs anyway).
+  CallOptions follow = options;
+  follow.idempotency_key.reset();
+  return job->wait(policy, follow);
+}
+
+template <class JobT>
+JobT job_handle(const std::shared_ptr<const ClientCore>& core, std::string id) {
+  JobStarted started;
+  started.id = std::move(id);
+  return JobT(core, core->version(), std::move(started));
+}
+
+template <class JobT>
+Result<JobT> start(const std::shared_ptr<const ClientCore>& core, const char* resource,
+                   std::string body, const CallOptions& options) {
+  auto started = start_job(*core, resource, std::move(body), options);
+  if (!started.ok()) return started.error();
+  return JobT(core, core->version(), std::move(*started));
+}
+
+Result<std::vector<ActiveCrawl>> active_crawls(const ClientCore& core,
+                                               const CallOptions& options) {
   Call call;
-  call.target = path;
+  call.target = core.path("/crawl/active");
   auto tree = core.execute_json(call, options, core.deadline_for(options));
   if (!tree.ok()) return tree.error();
   if (!tree->is_object() || !tree->contains("crawls")) {
@@ -112,20 +145,51 @@ Result<std::vector<ActiveCrawl>> active(const ClientCore& core, const std::strin
   return detail::decode_tree<std::vector<ActiveCrawl>>((*tree)["crawls"], "active crawls");
 }
 
-template <class JobT>
-Result<JobStatus> run_to_end(const Result<JobT>& job, const PollingPolicy& policy,
-                             const CallOptions& options) {
-  if (!job.ok()) return job.error();
-  // The start call's key must not travel to the status calls (they are GETs anyway).
-  CallOptions follow = options;
-  follow.idempotency_key.reset();
-  return job->wait(policy, follow);
+template <class Results, class Request>
+Result<Results> search(const ClientCore& core, const Request& request,
+                       const CallOptions& options) {
+  Call call;
+  call.method = "POST";
+  call.target = core.path("/search");
+  call.body = body_of(request);
+  if (request.timeout) call.min_timeout = *request.timeout + kScrapeTimeoutMargin;
+  return detail::decode_response<Results>(
+      core.execute_json(call, options, core.deadline_for(options)), "search results");
+}
+
+template <class Request, class Formats>
+Request scrape_request(std::string url, Formats formats) {
+  Request request;
+  request.url = std::move(url);
+  if (!formats.empty()) request.formats = std::move(formats);
+  return request;
+}
+
+template <class Request>
+Request with_url(std::string url) {
+  Request request;
+  request.url = std::move(url);
+  return request;
+}
+
+template <class Request>
+Request with_urls(std::vector<std::string> urls) {
+  Request request;
+  request.urls = std::move(urls);
+  return request;
+}
+
+template <class Request>
+Request with_query(std::string query) {
+  Request request;
+  request.query = std::move(query);
+  return request;
 }
 
 }  // namespace
 
 Client::Client(ClientOptions options)
-    : core_(std::make_shared<const ClientCore>(std::move(options))) {}
+    : core_(std::make_shared<const ClientCore>(std::move(options), ApiVersion::kV2)) {}
 Client::Client(std::string api_url, std::string api_key)
     : Client(with_url_and_key(std::move(api_url), std::move(api_key))) {}
 
@@ -134,16 +198,22 @@ const std::string& Client::api_url() const {
 }
 
 Result<Document> Client::scrape(const ScrapeRequest& request, const CallOptions& options) const {
-  return scrape_call(*core_, "/v2/scrape", detail::dump(detail::encode(request)), request.timeout,
-                     options);
+  return scrape_call(*core_, body_of(request), request.timeout, options);
+}
+
+Result<Document> Client::scrape(std::string url, std::vector<FormatEntry> formats,
+                                const CallOptions& options) const {
+  return scrape(scrape_request<ScrapeRequest>(std::move(url), std::move(formats)), options);
 }
 
 Result<BatchScrapeJob> Client::start_batch_scrape(const BatchScrapeRequest& request,
                                                   const CallOptions& options) const {
-  auto started =
-      start_job(*core_, "/v2/batch/scrape", detail::dump(detail::encode(request)), options);
-  if (!started.ok()) return started.error();
-  return BatchScrapeJob(core_, "v2", std::move(*started));
+  return start<BatchScrapeJob>(core_, "/batch/scrape", body_of(request), options);
+}
+
+Result<BatchScrapeJob> Client::start_batch_scrape(std::vector<std::string> urls,
+                                                  const CallOptions& options) const {
+  return start_batch_scrape(with_urls<BatchScrapeRequest>(std::move(urls)), options);
 }
 
 Result<JobStatus> Client::batch_scrape(const BatchScrapeRequest& request,
@@ -152,10 +222,13 @@ Result<JobStatus> Client::batch_scrape(const BatchScrapeRequest& request,
   return run_to_end(start_batch_scrape(request, options), policy, options);
 }
 
+Result<JobStatus> Client::batch_scrape(std::vector<std::string> urls, const PollingPolicy& policy,
+                                       const CallOptions& options) const {
+  return batch_scrape(with_urls<BatchScrapeRequest>(std::move(urls)), policy, options);
+}
+
 BatchScrapeJob Client::batch_scrape_job(std::string id) const {
-  JobStarted started;
-  started.id = std::move(id);
-  return BatchScrapeJob(core_, "v2", std::move(started));
+  return job_handle<BatchScrapeJob>(core_, std::move(id));
 }
 
 Result<JobStatus> Client::batch_scrape_status(const std::string& id,
@@ -175,9 +248,11 @@ Result<JobErrors> Client::batch_scrape_errors(const std::string& id,
 
 Result<CrawlJob> Client::start_crawl(const CrawlRequest& request,
                                      const CallOptions& options) const {
-  auto started = start_job(*core_, "/v2/crawl", detail::dump(detail::encode(request)), options);
-  if (!started.ok()) return started.error();
-  return CrawlJob(core_, "v2", std::move(*started));
+  return start<CrawlJob>(core_, "/crawl", body_of(request), options);
+}
+
+Result<CrawlJob> Client::start_crawl(std::string url, const CallOptions& options) const {
+  return start_crawl(with_url<CrawlRequest>(std::move(url)), options);
 }
 
 Result<JobStatus> Client::crawl(const CrawlRequest& request, const PollingPolicy& policy,
@@ -185,10 +260,13 @@ Result<JobStatus> Client::crawl(const CrawlRequest& request, const PollingPolicy
   return run_to_end(start_crawl(request, options), policy, options);
 }
 
+Result<JobStatus> Client::crawl(std::string url, const PollingPolicy& policy,
+                                const CallOptions& options) const {
+  return crawl(with_url<CrawlRequest>(std::move(url)), policy, options);
+}
+
 CrawlJob Client::crawl_job(std::string id) const {
-  JobStarted started;
-  started.id = std::move(id);
-  return CrawlJob(core_, "v2", std::move(started));
+  return job_handle<CrawlJob>(core_, std::move(id));
 }
 
 Result<JobStatus> Client::crawl_status(const std::string& id, const CallOptions& options) const {
@@ -204,25 +282,23 @@ Result<JobErrors> Client::crawl_errors(const std::string& id, const CallOptions&
 }
 
 Result<std::vector<ActiveCrawl>> Client::active_crawls(const CallOptions& options) const {
-  return active(*core_, "/v2/crawl/active", options);
+  return webdata::active_crawls(*core_, options);
 }
 
 Result<SearchResults> Client::search(const SearchRequest& request,
                                      const CallOptions& options) const {
-  Call call;
-  call.method = "POST";
-  call.target = "/v2/search";
-  call.body = detail::dump(detail::encode(request));
-  if (request.timeout) call.min_timeout = *request.timeout + kScrapeTimeoutMargin;
-  return detail::decode_response<SearchResults>(
-      core_->execute_json(call, options, core_->deadline_for(options)), "search results");
+  return webdata::search<SearchResults>(*core_, request, options);
+}
+
+Result<SearchResults> Client::search(std::string query, const CallOptions& options) const {
+  return search(with_query<SearchRequest>(std::move(query)), options);
 }
 
 Result<AgentResult> Client::agent(const AgentRequest& request, const PollingPolicy& policy,
                                   const CallOptions& options) const {
   Call call;
   call.method = "POST";
-  call.target = "/v2/agent";
+  call.target = core_->path("/agent");
   call.body = detail::dump(detail::encode(request));
   call.creates_job = true;
   const detail::Deadline deadline = core_->deadline_for(options);
@@ -275,7 +351,7 @@ Result<AgentResult> Client::agent(const AgentRequest& request, const PollingPoli
 
 Result<AgentResult> Client::agent_status(const std::string& id, const CallOptions& options) const {
   Call call;
-  call.target = "/v2/agent/" + detail::escape_segment(id);
+  call.target = core_->path("/agent/" + detail::escape_segment(id));
   return detail::decode_response<AgentResult>(
       core_->execute_json(call, options, core_->deadline_for(options)), "agent status");
 }
@@ -283,7 +359,7 @@ Result<AgentResult> Client::agent_status(const std::string& id, const CallOption
 namespace v1 {
 
 Client::Client(ClientOptions options)
-    : core_(std::make_shared<const ClientCore>(std::move(options))) {}
+    : core_(std::make_shared<const ClientCore>(std::move(options), ApiVersion::kV1)) {}
 Client::Client(std::string api_url, std::string api_key)
     : Client(with_url_and_key(std::move(api_url), std::move(api_key))) {}
 
@@ -292,16 +368,22 @@ const std::string& Client::api_url() const {
 }
 
 Result<Document> Client::scrape(const ScrapeRequest& request, const CallOptions& options) const {
-  return scrape_call(*core_, "/v1/scrape", detail::dump(detail::encode(request)), request.timeout,
-                     options);
+  return scrape_call(*core_, body_of(request), request.timeout, options);
+}
+
+Result<Document> Client::scrape(std::string url, std::vector<std::string> formats,
+                                const CallOptions& options) const {
+  return scrape(scrape_request<ScrapeRequest>(std::move(url), std::move(formats)), options);
 }
 
 Result<BatchScrapeJob> Client::start_batch_scrape(const BatchScrapeRequest& request,
                                                   const CallOptions& options) const {
-  auto started =
-      start_job(*core_, "/v1/batch/scrape", detail::dump(detail::encode(request)), options);
-  if (!started.ok()) return started.error();
-  return BatchScrapeJob(core_, "v1", std::move(*started));
+  return start<BatchScrapeJob>(core_, "/batch/scrape", body_of(request), options);
+}
+
+Result<BatchScrapeJob> Client::start_batch_scrape(std::vector<std::string> urls,
+                                                  const CallOptions& options) const {
+  return start_batch_scrape(with_urls<BatchScrapeRequest>(std::move(urls)), options);
 }
 
 Result<JobStatus> Client::batch_scrape(const BatchScrapeRequest& request,
@@ -310,10 +392,13 @@ Result<JobStatus> Client::batch_scrape(const BatchScrapeRequest& request,
   return run_to_end(start_batch_scrape(request, options), policy, options);
 }
 
+Result<JobStatus> Client::batch_scrape(std::vector<std::string> urls, const PollingPolicy& policy,
+                                       const CallOptions& options) const {
+  return batch_scrape(with_urls<BatchScrapeRequest>(std::move(urls)), policy, options);
+}
+
 BatchScrapeJob Client::batch_scrape_job(std::string id) const {
-  JobStarted started;
-  started.id = std::move(id);
-  return BatchScrapeJob(core_, "v1", std::move(started));
+  return job_handle<BatchScrapeJob>(core_, std::move(id));
 }
 
 Result<JobStatus> Client::batch_scrape_status(const std::string& id,
@@ -333,9 +418,11 @@ Result<JobErrors> Client::batch_scrape_errors(const std::string& id,
 
 Result<CrawlJob> Client::start_crawl(const CrawlRequest& request,
                                      const CallOptions& options) const {
-  auto started = start_job(*core_, "/v1/crawl", detail::dump(detail::encode(request)), options);
-  if (!started.ok()) return started.error();
-  return CrawlJob(core_, "v1", std::move(*started));
+  return start<CrawlJob>(core_, "/crawl", body_of(request), options);
+}
+
+Result<CrawlJob> Client::start_crawl(std::string url, const CallOptions& options) const {
+  return start_crawl(with_url<CrawlRequest>(std::move(url)), options);
 }
 
 Result<JobStatus> Client::crawl(const CrawlRequest& request, const PollingPolicy& policy,
@@ -343,10 +430,13 @@ Result<JobStatus> Client::crawl(const CrawlRequest& request, const PollingPolicy
   return run_to_end(start_crawl(request, options), policy, options);
 }
 
+Result<JobStatus> Client::crawl(std::string url, const PollingPolicy& policy,
+                                const CallOptions& options) const {
+  return crawl(with_url<CrawlRequest>(std::move(url)), policy, options);
+}
+
 CrawlJob Client::crawl_job(std::string id) const {
-  JobStarted started;
-  started.id = std::move(id);
-  return CrawlJob(core_, "v1", std::move(started));
+  return job_handle<CrawlJob>(core_, std::move(id));
 }
 
 Result<JobStatus> Client::crawl_status(const std::string& id, const CallOptions& options) const {
@@ -362,18 +452,16 @@ Result<JobErrors> Client::crawl_errors(const std::string& id, const CallOptions&
 }
 
 Result<std::vector<ActiveCrawl>> Client::active_crawls(const CallOptions& options) const {
-  return active(*core_, "/v1/crawl/active", options);
+  return webdata::active_crawls(*core_, options);
 }
 
 Result<SearchResults> Client::search(const SearchRequest& request,
                                      const CallOptions& options) const {
-  Call call;
-  call.method = "POST";
-  call.target = "/v1/search";
-  call.body = detail::dump(detail::encode(request));
-  if (request.timeout) call.min_timeout = *request.timeout + kScrapeTimeoutMargin;
-  return detail::decode_response<SearchResults>(
-      core_->execute_json(call, options, core_->deadline_for(options)), "search results");
+  return webdata::search<SearchResults>(*core_, request, options);
+}
+
+Result<SearchResults> Client::search(std::string query, const CallOptions& options) const {
+  return search(with_query<SearchRequest>(std::move(query)), options);
 }
 
 }  // namespace v1

@@ -33,7 +33,8 @@ Error cancelled_error(const Call& call) {
 
 }  // namespace
 
-ClientCore::ClientCore(ClientOptions options) : options_(std::move(options)) {
+ClientCore::ClientCore(ClientOptions options, ApiVersion version)
+    : options_(std::move(options)), version_(version) {
   base_url_ = options_.api_url.empty() ? env_or("WEBDATA_API_URL", "http://127.0.0.1:3002")
                                        : options_.api_url;
   while (!base_url_.empty() && base_url_.back() == '/') base_url_.pop_back();
@@ -41,6 +42,10 @@ ClientCore::ClientCore(ClientOptions options) : options_(std::move(options)) {
   bearer_ = "Bearer " + options_.api_key;
   if (!options_.transport) options_.transport = make_curl_transport();
   if (!options_.clock) options_.clock = steady_clock();
+}
+
+CurlTransportOptions ClientCore::connection_options() const {
+  return options_.transport->connection_options().value_or(CurlTransportOptions{});
 }
 
 Deadline ClientCore::deadline_for(const CallOptions& options) const {
@@ -109,7 +114,11 @@ Result<HttpResponse> ClientCore::execute(const Call& call, const CallOptions& op
 
     if (!err.retryable || !may_retry || attempt >= policy.max_retries) return err;
     std::chrono::milliseconds delay = backoff(policy, attempt);
-    if (policy.honour_retry_after && err.retry_after) delay = *err.retry_after;
+    // The service's wish replaces the computed delay but not the policy's cap: a caller that
+    // allows at most `max_backoff` between attempts does not wait an hour because asked to.
+    if (policy.honour_retry_after && err.retry_after) {
+      delay = std::min(*err.retry_after, policy.max_backoff);
+    }
     if (deadline && options_.clock->now() + delay >= *deadline) return err;
     options_.clock->sleep_for(delay, token);
     if (token.cancelled()) return cancelled_error(call);
@@ -125,6 +134,7 @@ Result<json> ClientCore::execute_json(const Call& call, const CallOptions& optio
     Error err = tree.error();
     err.http_status = response->status;
     err.message += " (" + call.method + " " + call.target + ")";
+    attach_response(err, *response);
     return err;
   }
   const json& body = *tree;
@@ -143,6 +153,7 @@ Result<StatusChunk> ClientCore::execute_status(const Call& call, const CallOptio
     Error err = chunk.error();
     err.http_status = response->status;
     err.message += " (" + call.method + " " + call.target + ")";
+    attach_response(err, *response);
     return err;
   }
   if (chunk->reports_failure()) {
@@ -171,9 +182,26 @@ Result<std::string> ClientCore::resolve_next(const std::string& next) const {
   return err;
 }
 
+std::string request_id_of(const Headers& headers) {
+  // x-request-id is the common one; request-id (Azure, Stripe), x-amzn-requestid (AWS API
+  // Gateway) and cf-ray (Cloudflare, in front of many deployments) are what support asks for.
+  for (const char* name : {"x-request-id", "request-id", "x-amzn-requestid", "cf-ray"}) {
+    if (auto value = find_header(headers, name)) {
+      if (!value->empty()) return *value;
+    }
+  }
+  return {};
+}
+
+void attach_response(Error& error, const HttpResponse& response) {
+  error.headers = response.headers;
+  error.request_id = request_id_of(response.headers);
+}
+
 Error http_error(const HttpResponse& response) {
   Error err;
   err.kind = ErrorKind::kHttp;
+  attach_response(err, response);
   err.http_status = response.status;
   err.raw_body = response.body.size() > 65536 ? response.body.substr(0, 65536) : response.body;
   err.retryable = retryable_status(response.status);

@@ -8,6 +8,7 @@
 
 #include "codec.hpp"
 #include "status_chunk.hpp"
+#include "webdata/api_version.hpp"
 #include "webdata/options.hpp"
 #include "webdata/transport.hpp"
 
@@ -26,9 +27,16 @@ using Deadline = std::optional<Clock::TimePoint>;
 
 class ClientCore {
  public:
-  explicit ClientCore(ClientOptions options);
+  ClientCore(ClientOptions options, ApiVersion version);
 
   const std::string& api_url() const { return base_url_; }
+  ApiVersion version() const { return version_; }
+  /// `rest` under the version's prefix: path("/crawl") is "/v2/crawl" on a v2 client.
+  std::string path(const std::string& rest) const {
+    return std::string("/") + to_string(version_) + rest;
+  }
+  /// How the transport connects (TLS, proxy, user agent), for the watcher's own connection.
+  CurlTransportOptions connection_options() const;
   /// The key sent as `Authorization: Bearer` (empty: none); for connections that bypass the
   /// transport (the crawl watcher's WebSocket).
   const std::string& api_key() const { return options_.api_key; }
@@ -61,12 +69,20 @@ class ClientCore {
   std::chrono::milliseconds backoff(const RetryPolicy& policy, int attempt) const;
 
   ClientOptions options_;
+  ApiVersion version_;
   std::string base_url_;
   std::string bearer_;  ///< The Authorization header's value.
 };
 
-/// Builds the `Error` of a non-2xx answer from its body (`error`, `code`, `details`).
+/// Builds the `Error` of a non-2xx answer from its body (`error`, `code`, `details`), with
+/// the answer's headers and request id.
 Error http_error(const HttpResponse& response);
+
+/// Copies what an `Error` keeps of the answer it is about: headers and request id.
+void attach_response(Error& error, const HttpResponse& response);
+
+/// The request id of an answer: the first of the headers services use for it.
+std::string request_id_of(const Headers& headers);
 
 /// `Retry-After` as a delay: delta-seconds or an HTTP-date.
 std::optional<std::chrono::milliseconds> parse_retry_after(const std::string& value);

@@ -488,11 +488,17 @@ void job_status_fields(IO& io, S& s) {
 void decode(const json& j, JobStatus& out, const Path& p) {
   Reader r(j, p);
   job_status_fields(r, out);
+  // The failed job's reason, typed; it also stays in `extras` (read by code older than the
+  // field), and a non-string `error` from some deployment only lands there.
+  if (const auto it = j.find("error"); it != j.end() && it->is_string()) {
+    out.error = it->get<std::string>();
+  }
   r.rest(out.extras);
 }
 json encode(const JobStatus& v) {
   Writer w;
   job_status_fields(w, v);
+  w("error", v.error);
   w.extras(v.extras);
   return std::move(w.out);
 }

@@ -110,10 +110,16 @@ class CurlTransport final : public Transport {
   CurlTransport(const CurlTransport&) = delete;
   CurlTransport& operator=(const CurlTransport&) = delete;
 
+  std::optional<CurlTransportOptions> connection_options() const override { return options_; }
+
   Result<HttpResponse> send(const HttpRequest& request) override {
     std::unique_ptr<Handle> handle = acquire();
     if (handle == nullptr) {
-      return Error{ErrorKind::kTransport, 0, "", "curl_easy_init failed", "", "", true, {}};
+      Error err;
+      err.kind = ErrorKind::kTransport;
+      err.message = "curl_easy_init failed";
+      err.retryable = true;
+      return err;
     }
     CURL* curl = handle->curl;
     Exchange ex;
@@ -195,6 +201,7 @@ class CurlTransport final : public Transport {
     curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, options_.verify_tls ? 1L : 0L);
     curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, options_.verify_tls ? 2L : 0L);
     if (!options_.ca_file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, options_.ca_file.c_str());
+    if (!options_.ca_path.empty()) curl_easy_setopt(curl, CURLOPT_CAPATH, options_.ca_path.c_str());
     if (!options_.proxy.empty()) curl_easy_setopt(curl, CURLOPT_PROXY, options_.proxy.c_str());
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);

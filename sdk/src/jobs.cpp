@@ -254,9 +254,17 @@ Result<JobErrors> Job::errors(const CallOptions& options) const {
       core_->execute_json(call, options, core_->deadline_for(options)), "job errors");
 }
 
+CrawlJob::CrawlJob(std::shared_ptr<const detail::ClientCore> core, ApiVersion version,
+                   JobStarted started)
+    : CrawlJob(std::move(core), std::string(to_string(version)), std::move(started)) {}
+
 CrawlJob::CrawlJob(std::shared_ptr<const detail::ClientCore> core, std::string version,
                    JobStarted started)
     : Job(std::move(core), "/" + version + "/crawl", std::move(started)) {}
+
+BatchScrapeJob::BatchScrapeJob(std::shared_ptr<const detail::ClientCore> core,
+                               ApiVersion version, JobStarted started)
+    : BatchScrapeJob(std::move(core), std::string(to_string(version)), std::move(started)) {}
 
 BatchScrapeJob::BatchScrapeJob(std::shared_ptr<const detail::ClientCore> core, std::string version,
                                JobStarted started)

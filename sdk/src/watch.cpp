@@ -1,12 +1,12 @@
-// CrawlJob::watch: the crawl watcher's WebSocket when the service offers it, status polling
-// otherwise (or after the socket breaks), resuming from the documents already delivered.
+// CrawlJob::watch: the crawl watcher's WebSocket (ws or wss) when the service offers it, status
+// polling otherwise (or after the socket breaks), resuming from the documents already delivered.
 #include <algorithm>
 #include <deque>
 #include <memory>
 
 #include "client_core.hpp"
 #include "webdata/jobs.hpp"
-#include "websocket_client.hpp"
+#include "watch_socket.hpp"
 
 namespace webdata {
 namespace {
@@ -26,10 +26,24 @@ bool same_progress(const JobStatus& a, const JobStatus& b) {
          a.credits_used == b.credits_used;
 }
 
-std::optional<std::string> job_error(const JobStatus& status) {
-  const auto it = status.extras.find("error");
-  if (it == status.extras.end()) return std::nullopt;
-  return it->second.as_string();
+// Auto mode falls back to polling only when the service does not offer the watcher: it
+// declined the upgrade (any HTTP status but an authentication refusal) or never completed it.
+// A TLS failure, a refused key or proxy, a bad URL are errors: polling would hide them or
+// fail the same way less clearly.
+bool watcher_not_offered(const Error& err) {
+  if (err.kind == ErrorKind::kHttp) {
+    return err.http_status != 401 && err.http_status != 403 && err.http_status != 407;
+  }
+  return false;
+}
+
+// The `error` of a watcher close reason (`{"type":"error","error":"..."}`), else the reason.
+std::string close_message(const std::string& reason) {
+  auto tree = detail::parse_body(reason);
+  if (tree.ok() && tree->is_object() && tree->contains("error") && (*tree)["error"].is_string()) {
+    return (*tree)["error"].get<std::string>();
+  }
+  return reason;
 }
 
 class WatchCursor {
@@ -90,7 +104,7 @@ class WatchCursor {
   }
 
   // The deadline on the steady clock the socket waits on (the client's clock may be a test's).
-  detail::WebSocketClient::TimePoint socket_deadline() const {
+  detail::WatchSocket::TimePoint socket_deadline() const {
     const auto now = std::chrono::steady_clock::now();
     if (!deadline_) return now + std::chrono::hours(24 * 365);
     const auto left = *deadline_ - core_->clock().now();
@@ -109,29 +123,49 @@ class WatchCursor {
   }
 
   void connect() {
-    Headers headers;
-    if (!core_->api_key().empty()) headers.emplace_back("Authorization", "Bearer " + core_->api_key());
-    for (const auto& h : core_->default_headers()) headers.push_back(h);
-    for (const auto& h : options_.headers) headers.push_back(h);
-    auto timeout = policy_.connect_timeout;
+    detail::WatchSocketSettings settings;
+    settings.connection = core_->connection_options();
+    if (!core_->api_key().empty()) {
+      settings.headers.emplace_back("Authorization", "Bearer " + core_->api_key());
+    }
+    for (const auto& h : core_->default_headers()) settings.headers.push_back(h);
+    for (const auto& h : options_.headers) settings.headers.push_back(h);
+    settings.open_timeout = policy_.connect_timeout;
+    settings.max_message_bytes = policy_.max_message_bytes;
     if (deadline_) {
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
           *deadline_ - core_->clock().now());
       if (left.count() <= 0) return fail(make_error(ErrorKind::kTimeout, what_ + " timed out"));
-      timeout = std::min(timeout, left);
+      settings.open_timeout = std::min(settings.open_timeout, left);
+    }
+    const std::string url = core_->api_url() + path_;
+    if (auto why = detail::WatchSocket::unsupported_proxy(url, settings.connection)) {
+      // libcurl speaks that proxy, so status polling still reaches the service.
+      if (policy_.mode == WatchMode::kWebSocket) {
+        return fail(make_error(ErrorKind::kInvalidArgument, *why));
+      }
+      phase_ = Phase::kPolling;
+      return;
     }
     const CancellationToken cancel = options_.cancel ? *options_.cancel : policy_.polling.cancel;
-    auto socket = detail::WebSocketClient::connect(core_->api_url() + path_, headers, timeout,
-                                                   policy_.max_message_bytes, cancel);
+    auto socket = detail::WatchSocket::connect(url, settings, cancel);
     if (socket.ok()) {
       socket_ = std::move(*socket);
       phase_ = Phase::kSocket;
       return;
     }
-    const Error& err = socket.error();
-    if (err.kind == ErrorKind::kCancelled) return fail(err);
-    if (policy_.mode == WatchMode::kWebSocket) return fail(err);
-    phase_ = Phase::kPolling;  // the service does not offer the watcher (or not reachably)
+    Error err = socket.error();
+    if (policy_.mode == WatchMode::kAuto && watcher_not_offered(err)) {
+      phase_ = Phase::kPolling;
+      return;
+    }
+    // The opening ran out of the watch's own time, not just its connect budget.
+    if (err.kind == ErrorKind::kTimeout && policy_.mode == WatchMode::kAuto &&
+        (!deadline_ || core_->clock().now() < *deadline_)) {
+      phase_ = Phase::kPolling;  // an upgrade that never completes: a watcher not offered
+      return;
+    }
+    fail(std::move(err));
   }
 
   // Over the WebSocket: catchup, documents, then the close. Anything unexpected hands over to
@@ -147,6 +181,13 @@ class WatchCursor {
     if (message->closed) {
       socket_.reset();
       if (message->close_code == 1000) return finish();
+      // The service's own authentication refusals (3000 unauthorized, 3003 forbidden) are
+      // errors as their HTTP counterparts are, not a reason to poll.
+      if (message->close_code == 3000 || message->close_code == 3003) {
+        Error err = make_error(ErrorKind::kHttp, close_message(message->close_reason));
+        err.http_status = message->close_code == 3000 ? 401 : 403;
+        return fail(std::move(err));
+      }
       // 1008 (unknown job, bad key, too slow) or a server going away: the status endpoint
       // either continues where the socket stopped or reports the error as HTTP does.
       return fall_back(make_error(ErrorKind::kTransport,
@@ -167,7 +208,7 @@ class WatchCursor {
       status->data.clear();
       status->next.reset();
       known_ = std::move(*status);
-      if (auto e = job_error(known_)) error_ = e;
+      if (known_.error) error_ = known_.error;
       emit(WatchEvent::Kind::kStatus);
       for (std::size_t i = delivered_; i < documents.size(); ++i) {
         ++delivered_;
@@ -183,6 +224,7 @@ class WatchCursor {
       emit(WatchEvent::Kind::kDocument, std::move(*document));
     } else if (type == "error") {
       error_ = (*tree).value("error", std::string("the crawl failed"));
+      known_.error = error_;
     } else if (type == "done") {
       socket_->close(1000);
       socket_.reset();
@@ -214,7 +256,8 @@ class WatchCursor {
     status->data.clear();
     status->next.reset();
     known_ = std::move(*status);
-    if (auto e = job_error(known_)) error_ = e;
+    if (known_.error) error_ = known_.error;
+    if (!known_.error) known_.error = error_;
     emit(WatchEvent::Kind::kFinished);
     phase_ = Phase::kDone;
   }
@@ -242,7 +285,7 @@ class WatchCursor {
     const bool changed = !started_ || !same_progress(*status, known_);
     started_ = true;
     known_ = std::move(*status);
-    if (auto e = job_error(known_)) error_ = e;
+    if (known_.error) error_ = known_.error;
     if (changed) emit(WatchEvent::Kind::kStatus);
     for (auto& document : documents) {
       ++delivered_;
@@ -263,7 +306,7 @@ class WatchCursor {
   CallOptions options_;
   Deadline deadline_;
   Phase phase_ = Phase::kConnect;
-  std::unique_ptr<detail::WebSocketClient> socket_;
+  std::unique_ptr<detail::WatchSocket> socket_;
   std::deque<Result<WatchEvent>> queue_;
   JobStatus known_;
   std::optional<std::string> error_;

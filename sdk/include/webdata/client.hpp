@@ -19,14 +19,14 @@
 
 namespace webdata {
 
-/// The v2 API. One method per endpoint; the per-call options come last. A client is cheap to
-/// copy (copies share one connection pool) and safe to use from several threads at once.
+/// The v2 API. One method per endpoint, taking the endpoint's request; the common calls also
+/// have a short form taking just the URL or query. The per-call options come last. A client is
+/// cheap to copy (copies share one connection pool) and safe to use from several threads.
 ///
 ///     webdata::Client client;  // WEBDATA_API_URL / WEBDATA_API_KEY
-///     webdata::ScrapeRequest req;
-///     req.url = "https://example.com";
-///     auto doc = client.scrape(req).value();
-///     std::cout << doc.markdown.value_or("") << "\n";
+///     auto doc = client.scrape("https://example.com", {webdata::Format::markdown});
+///     if (!doc) { std::cerr << doc.error() << "\n"; return 1; }
+///     std::cout << doc->markdown.value_or("") << "\n";
 class Client {
  public:
   explicit Client(ClientOptions options = {});
@@ -34,13 +34,23 @@ class Client {
 
   /// POST /v2/scrape.
   Result<Document> scrape(const ScrapeRequest& request, const CallOptions& options = {}) const;
+  /// POST /v2/scrape of `url` with `formats` (empty: the service default, markdown) and every
+  /// other option at its default.
+  Result<Document> scrape(std::string url, std::vector<FormatEntry> formats = {},
+                          const CallOptions& options = {}) const;
 
   /// POST /v2/batch/scrape: starts the job and returns its handle.
   Result<BatchScrapeJob> start_batch_scrape(const BatchScrapeRequest& request,
                                             const CallOptions& options = {}) const;
+  /// Starts a batch scrape of `urls` with default options.
+  Result<BatchScrapeJob> start_batch_scrape(std::vector<std::string> urls,
+                                            const CallOptions& options = {}) const;
   /// Starts a batch scrape and waits for all its documents (`BatchScrapeJob::wait`).
   Result<JobStatus> batch_scrape(const BatchScrapeRequest& request,
                                  const PollingPolicy& policy = {},
+                                 const CallOptions& options = {}) const;
+  /// Batch-scrapes `urls` with default options and waits for all the documents.
+  Result<JobStatus> batch_scrape(std::vector<std::string> urls, const PollingPolicy& policy = {},
                                  const CallOptions& options = {}) const;
   /// A handle on an existing batch scrape.
   BatchScrapeJob batch_scrape_job(std::string id) const;
@@ -56,8 +66,13 @@ class Client {
 
   /// POST /v2/crawl: starts the job and returns its handle.
   Result<CrawlJob> start_crawl(const CrawlRequest& request, const CallOptions& options = {}) const;
+  /// Starts a crawl from `url` with default options.
+  Result<CrawlJob> start_crawl(std::string url, const CallOptions& options = {}) const;
   /// Starts a crawl and waits for all its documents (`CrawlJob::wait`).
   Result<JobStatus> crawl(const CrawlRequest& request, const PollingPolicy& policy = {},
+                          const CallOptions& options = {}) const;
+  /// Crawls from `url` with default options and waits for all the documents.
+  Result<JobStatus> crawl(std::string url, const PollingPolicy& policy = {},
                           const CallOptions& options = {}) const;
   /// A handle on an existing crawl.
   CrawlJob crawl_job(std::string id) const;
@@ -72,6 +87,8 @@ class Client {
 
   /// POST /v2/search.
   Result<SearchResults> search(const SearchRequest& request, const CallOptions& options = {}) const;
+  /// POST /v2/search of `query` with default options (5 web results, no scraping).
+  Result<SearchResults> search(std::string query, const CallOptions& options = {}) const;
 
   /// POST /v2/agent. Deployments answer at once or with a job id; in the second case this
   /// polls GET /v2/agent/{id} per `policy` until the agent ends.

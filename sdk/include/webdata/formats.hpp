@@ -26,6 +26,23 @@ class FormatType : public OpenEnum<FormatType> {
   static FormatType branding() { return FormatType("branding"); }
 };
 
+/// The format names as constants, for the short forms (v2 and v1) and for v1's string formats.
+///
+///     auto doc = client.scrape("https://example.com", {webdata::Format::markdown,
+///                                                      webdata::Format::links});
+struct Format {
+  static constexpr const char* markdown = "markdown";
+  static constexpr const char* summary = "summary";  ///< v2
+  static constexpr const char* html = "html";
+  static constexpr const char* raw_html = "rawHtml";
+  static constexpr const char* links = "links";
+  static constexpr const char* images = "images";  ///< v2
+  static constexpr const char* screenshot = "screenshot";
+  static constexpr const char* json = "json";
+  static constexpr const char* change_tracking = "changeTracking";
+  static constexpr const char* branding = "branding";  ///< v2
+};
+
 /// Browser viewport in CSS pixels.
 struct Viewport {
   int width = 0;

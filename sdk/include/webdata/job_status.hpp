@@ -31,6 +31,9 @@ struct JobStatus {
   /// Absolute address of the next chunk; absent on the last chunk of a finished job.
   std::optional<std::string> next;
   std::vector<Document> data;
+  /// Why the job failed (the answer's `error`), when it did. Also kept in `extras["error"]`,
+  /// where SDK versions before 0.2 put it.
+  std::optional<std::string> error;
   Extras extras;
 };
 

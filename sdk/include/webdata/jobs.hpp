@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "webdata/api_version.hpp"
 #include "webdata/job_status.hpp"
 #include "webdata/options.hpp"
 #include "webdata/result.hpp"
@@ -68,16 +69,22 @@ class Job {
 /// A crawl (`/v1` or `/v2/crawl`).
 class CrawlJob : public Job {
  public:
+  CrawlJob(std::shared_ptr<const detail::ClientCore> core, ApiVersion version, JobStarted started);
+  /// `version` is "v1" or "v2".
   CrawlJob(std::shared_ptr<const detail::ClientCore> core, std::string version, JobStarted started);
 
   /// The crawl as it happens: a `kStatus` event first, then each document as it is scraped
   /// (and status changes), then one `kFinished` event with the final status; lazily, on the
   /// caller's thread, in bounded memory.
   ///
-  /// With `WatchMode::kAuto` it uses the service's WebSocket watcher (`ws://` on the API's
-  /// host and port) and falls back to polling when the service does not offer it or the
-  /// connection breaks; polling asks for status with `skip` = documents already delivered, so
-  /// no document is downloaded or delivered twice. `policy.polling.cancel` stops the watch
+  /// With `WatchMode::kAuto` it uses the service's WebSocket watcher (`ws://`, or `wss://` when
+  /// the API URL is `https://`, on the API's host and port) and falls back to polling when the
+  /// service does not offer it (the upgrade is declined) or the connection breaks later;
+  /// polling asks for status with `skip` = documents already delivered, so no document is
+  /// downloaded or delivered twice. A TLS failure (an untrusted certificate), a refused key or a
+  /// proxy's refusal is an error, never a silent fallback. The WebSocket connects as the
+  /// transport does (`Transport::connection_options`: TLS verification, CA file and path, HTTP
+  /// proxy, user agent, connect timeout). `policy.polling.cancel` stops the watch
   /// (kCancelled), `policy.polling.max_wait` and the call's deadline bound it (kTimeout).
   ///
   ///     for (auto& event : job.watch()) {
@@ -90,6 +97,9 @@ class CrawlJob : public Job {
 /// A batch scrape (`/v1` or `/v2/batch/scrape`).
 class BatchScrapeJob : public Job {
  public:
+  BatchScrapeJob(std::shared_ptr<const detail::ClientCore> core, ApiVersion version,
+                 JobStarted started);
+  /// `version` is "v1" or "v2".
   BatchScrapeJob(std::shared_ptr<const detail::ClientCore> core, std::string version,
                  JobStarted started);
 };

@@ -46,10 +46,12 @@ std::shared_ptr<const Clock> steady_clock();
 /// Retries of one HTTP call: on 408, 429, 502, 503, 504 and on connection failures. A
 /// job-creating POST (crawl, batch scrape, agent) is only retried when the call carries an
 /// idempotency key. The delay doubles from `initial_backoff` up to `max_backoff`, spread by
-/// +/- `jitter`; a `Retry-After` answer replaces the computed delay.
+/// +/- `jitter`; a `Retry-After` answer replaces the computed delay, but never waits longer
+/// than `max_backoff` (a service asking for an hour does not stall the caller for an hour).
 struct RetryPolicy {
   int max_retries = 3;  ///< Retries after the first attempt.
   std::chrono::milliseconds initial_backoff{800};
+  /// Cap of every delay, `Retry-After` included.
   std::chrono::milliseconds max_backoff{std::chrono::seconds(60)};
   double multiplier = 2.0;
   double jitter = 0.2;  ///< Fraction of the delay, 0..1.

@@ -1,21 +1,17 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "webdata/headers.hpp"
 #include "webdata/result.hpp"
 
 namespace webdata {
-
-/// Header list in send order; names compare case-insensitively on lookup.
-using Headers = std::vector<std::pair<std::string, std::string>>;
-
-/// Case-insensitive lookup of the first header named `name`.
-std::optional<std::string> find_header(const Headers& headers, const std::string& name);
 
 struct HttpRequest {
   std::string method = "GET";
@@ -35,6 +31,27 @@ struct HttpResponse {
   }
 };
 
+/// How the SDK reaches the service: TLS, proxy, user agent and connect timeout. The libcurl
+/// transport uses them for every HTTP request and the crawl watcher for its WebSocket
+/// (`ws://` or `wss://`), so both connect the same way.
+///
+///     webdata::CurlTransportOptions tls;
+///     tls.ca_file = "/etc/webdata/internal-ca.pem";  // a private CA
+///     tls.proxy = "http://proxy.internal:3128";
+///     options.transport = webdata::make_curl_transport(tls);
+struct CurlTransportOptions {
+  /// e.g. "http://user:secret@proxy:3128"; empty uses the environment (`https_proxy`,
+  /// `http_proxy`, `all_proxy` and `no_proxy`, as curl reads them). The watcher tunnels
+  /// through HTTP proxies with CONNECT; other proxy kinds leave it to status polling.
+  std::string proxy;
+  std::string ca_file;           ///< CA bundle (PEM); empty uses the system store.
+  std::string ca_path;           ///< Directory of hashed CA certificates (c_rehash); optional.
+  bool verify_tls = true;        ///< Certificate and host name checks.
+  std::chrono::milliseconds connect_timeout{std::chrono::seconds(10)};
+  std::string user_agent = "webdata-cpp/0.1";
+  std::size_t max_response_bytes = 0;  ///< 0 = unlimited.
+};
+
 /// Moves one HTTP exchange. Implementations are safe to call from several threads at once.
 /// A transport reports failures to exchange (DNS, refused, TLS, timeout) as `Error`; any HTTP
 /// answer, including 4xx and 5xx, is a successful `HttpResponse`.
@@ -42,16 +59,12 @@ class Transport {
  public:
   virtual ~Transport() = default;
   virtual Result<HttpResponse> send(const HttpRequest& request) = 0;
-};
 
-/// Settings of the libcurl transport.
-struct CurlTransportOptions {
-  std::string proxy;             ///< e.g. "http://proxy:3128"; empty uses the environment.
-  std::string ca_file;           ///< CA bundle; empty uses the system store.
-  bool verify_tls = true;        ///< Certificate and host name checks.
-  std::chrono::milliseconds connect_timeout{std::chrono::seconds(10)};
-  std::string user_agent = "webdata-cpp/0.1";
-  std::size_t max_response_bytes = 0;  ///< 0 = unlimited.
+  /// The TLS, proxy, user-agent and connect-timeout settings of this transport, for the
+  /// connections the SDK opens beside it (the crawl watcher's WebSocket). The default, none,
+  /// gives the watcher `CurlTransportOptions{}`: verification on, the system CA store and the
+  /// environment's proxy. A transport that wraps another should forward its answer.
+  virtual std::optional<CurlTransportOptions> connection_options() const { return std::nullopt; }
 };
 
 /// The default transport: libcurl with connection reuse, gzip/deflate/br and HTTP/2 when offered.

@@ -28,13 +28,25 @@ class Client {
 
   /// POST /v1/scrape.
   Result<Document> scrape(const ScrapeRequest& request, const CallOptions& options = {}) const;
+  /// POST /v1/scrape of `url` with `formats` (e.g. {webdata::Format::markdown}; empty: the
+  /// service default) and every other option at its default.
+  Result<Document> scrape(std::string url, std::vector<std::string> formats = {},
+                          const CallOptions& options = {}) const;
 
   /// POST /v1/batch/scrape.
   Result<BatchScrapeJob> start_batch_scrape(const BatchScrapeRequest& request,
                                             const CallOptions& options = {}) const;
+  /// Starts a batch scrape of `urls` with default options.
+  Result<BatchScrapeJob> start_batch_scrape(std::vector<std::string> urls,
+                                            const CallOptions& options = {}) const;
+  /// Starts a batch scrape and waits for all its documents.
   Result<JobStatus> batch_scrape(const BatchScrapeRequest& request,
                                  const PollingPolicy& policy = {},
                                  const CallOptions& options = {}) const;
+  /// Batch-scrapes `urls` with default options and waits for all the documents.
+  Result<JobStatus> batch_scrape(std::vector<std::string> urls, const PollingPolicy& policy = {},
+                                 const CallOptions& options = {}) const;
+  /// A handle on an existing batch scrape.
   BatchScrapeJob batch_scrape_job(std::string id) const;
   /// GET /v1/batch/scrape/{id}.
   Result<JobStatus> batch_scrape_status(const std::string& id,
@@ -48,8 +60,15 @@ class Client {
 
   /// POST /v1/crawl.
   Result<CrawlJob> start_crawl(const CrawlRequest& request, const CallOptions& options = {}) const;
+  /// Starts a crawl from `url` with default options.
+  Result<CrawlJob> start_crawl(std::string url, const CallOptions& options = {}) const;
+  /// Starts a crawl and waits for all its documents.
   Result<JobStatus> crawl(const CrawlRequest& request, const PollingPolicy& policy = {},
                           const CallOptions& options = {}) const;
+  /// Crawls from `url` with default options and waits for all the documents.
+  Result<JobStatus> crawl(std::string url, const PollingPolicy& policy = {},
+                          const CallOptions& options = {}) const;
+  /// A handle on an existing crawl.
   CrawlJob crawl_job(std::string id) const;
   /// GET /v1/crawl/{id}.
   Result<JobStatus> crawl_status(const std::string& id, const CallOptions& options = {}) const;
@@ -62,6 +81,8 @@ class Client {
 
   /// POST /v1/search.
   Result<SearchResults> search(const SearchRequest& request, const CallOptions& options = {}) const;
+  /// POST /v1/search of `query` with default options.
+  Result<SearchResults> search(std::string query, const CallOptions& options = {}) const;
 
   // ---- Beyond the specification's core (sdk/src/client_surface.cpp).
 
@@ -82,6 +103,7 @@ class Client {
   /// GET /v1/concurrency-check.
   Result<Concurrency> concurrency(const CallOptions& options = {}) const;
 
+  /// The resolved base URL, e.g. "http://127.0.0.1:3002".
   const std::string& api_url() const;
 
  private:

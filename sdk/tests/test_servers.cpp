@@ -1,0 +1,460 @@
+#include "test_servers.hpp"
+
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+#include <boost/asio.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+
+#include <array>
+#include <cstdio>
+#include <functional>
+#include <future>
+#include <random>
+#include <stdexcept>
+#include <thread>
+
+namespace webdata::testing {
+namespace {
+
+namespace beast = boost::beast;
+namespace net = boost::asio;
+namespace ssl = net::ssl;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+using tcp = net::ip::tcp;
+using boost::system::error_code;
+
+void check(bool ok, const char* what) {
+  if (!ok) throw std::runtime_error(std::string("test certificate: ") + what + " failed");
+}
+
+void write_pem(const std::string& path, const std::function<int(FILE*)>& write) {
+  FILE* file = std::fopen(path.c_str(), "w");
+  check(file != nullptr, "opening a PEM file");
+  const int ok = write(file);
+  std::fclose(file);
+  check(ok == 1, "writing a PEM file");
+}
+
+bool is_ip(const std::string& name) {
+  error_code ec;
+  net::ip::make_address(name, ec);
+  return !ec;
+}
+
+/// One io_context on one thread. An owner stops it first thing in its destructor, so that no
+/// handler runs while the owner's other members go.
+struct Loop {
+  net::io_context ioc{1};
+  std::optional<net::executor_work_guard<net::io_context::executor_type>> work{ioc.get_executor()};
+  std::thread thread{[this] { ioc.run(); }};
+
+  void stop() {
+    if (!thread.joinable()) return;
+    work.reset();
+    ioc.stop();
+    thread.join();
+  }
+  ~Loop() { stop(); }
+};
+
+tcp::acceptor listen_on_loopback(net::io_context& ioc) {
+  tcp::acceptor acceptor(ioc);
+  const tcp::endpoint endpoint(net::ip::make_address("127.0.0.1"), 0);
+  acceptor.open(endpoint.protocol());
+  acceptor.set_option(net::socket_base::reuse_address(true));
+  acceptor.bind(endpoint);
+  acceptor.listen();
+  return acceptor;
+}
+
+template <class Client>
+void close_socket(Client& socket) {
+  error_code ignored;
+  socket.shutdown(tcp::socket::shutdown_both, ignored);
+  socket.close(ignored);
+}
+
+/// Copies bytes both ways between `a` and `b` until either side ends, then closes both.
+template <class A>
+class Pump : public std::enable_shared_from_this<Pump<A>> {
+ public:
+  Pump(A a, tcp::socket b) : a_(std::move(a)), b_(std::move(b)) {}
+
+  void start(std::string already_read = "") {
+    if (!already_read.empty()) {
+      auto self = this->shared_from_this();
+      auto data = std::make_shared<std::string>(std::move(already_read));
+      net::async_write(b_, net::buffer(*data), [self, data](const error_code& ec, std::size_t) {
+        if (ec) return self->stop();
+        self->a_to_b();
+        self->b_to_a();
+      });
+      return;
+    }
+    a_to_b();
+    b_to_a();
+  }
+
+ private:
+  void a_to_b() {
+    auto self = this->shared_from_this();
+    a_.async_read_some(net::buffer(up_), [self](const error_code& ec, std::size_t n) {
+      if (ec) return self->stop();
+      net::async_write(self->b_, net::buffer(self->up_, n), [self](const error_code& e, std::size_t) {
+        if (e) return self->stop();
+        self->a_to_b();
+      });
+    });
+  }
+  void b_to_a() {
+    auto self = this->shared_from_this();
+    b_.async_read_some(net::buffer(down_), [self](const error_code& ec, std::size_t n) {
+      if (ec) return self->stop();
+      net::async_write(self->a_, net::buffer(self->down_, n), [self](const error_code& e, std::size_t) {
+        if (e) return self->stop();
+        self->b_to_a();
+      });
+    });
+  }
+  void stop() {
+    close_socket(beast::get_lowest_layer(a_));
+    close_socket(b_);
+  }
+
+  A a_;
+  tcp::socket b_;
+  std::array<char, 16384> up_{};
+  std::array<char, 16384> down_{};
+};
+
+}  // namespace
+
+// ---- TestCertificate
+
+TestCertificate::TestCertificate(const std::vector<std::string>& names) {
+  std::random_device random;
+  dir_ = std::filesystem::temp_directory_path() /
+         ("webdata-cert-" + std::to_string(random()) + std::to_string(random()));
+  std::filesystem::create_directories(dir_ / "ca");
+  cert_file_ = (dir_ / "cert.pem").string();
+  key_file_ = (dir_ / "key.pem").string();
+  ca_dir_ = (dir_ / "ca").string();
+
+  EVP_PKEY* key = EVP_EC_gen("P-256");
+  check(key != nullptr, "EVP_EC_gen");
+  X509* cert = X509_new();
+  check(cert != nullptr, "X509_new");
+  X509_set_version(cert, 2);
+  ASN1_INTEGER_set(X509_get_serialNumber(cert), static_cast<long>(random() & 0x7fffffff));
+  X509_gmtime_adj(X509_getm_notBefore(cert), -3600);
+  X509_gmtime_adj(X509_getm_notAfter(cert), 24 * 3600);
+  X509_set_pubkey(cert, key);
+  X509_NAME* subject = X509_get_subject_name(cert);
+  X509_NAME_add_entry_by_txt(subject, "CN", MBSTRING_ASC,
+                             reinterpret_cast<const unsigned char*>("webdata test"), -1, -1, 0);
+  X509_set_issuer_name(cert, subject);
+  std::string alt_names;
+  for (const auto& name : names) {
+    alt_names += (alt_names.empty() ? "" : ",") + std::string(is_ip(name) ? "IP:" : "DNS:") + name;
+  }
+  X509V3_CTX context;
+  X509V3_set_ctx_nodb(&context);
+  X509V3_set_ctx(&context, cert, cert, nullptr, nullptr, 0);
+  for (const auto& [nid, value] : {std::pair<int, std::string>{NID_subject_alt_name, alt_names},
+                                   {NID_basic_constraints, "critical,CA:TRUE"}}) {
+    X509_EXTENSION* extension = X509V3_EXT_conf_nid(nullptr, &context, nid, value.c_str());
+    check(extension != nullptr, "X509V3_EXT_conf_nid");
+    X509_add_ext(cert, extension, -1);
+    X509_EXTENSION_free(extension);
+  }
+  check(X509_sign(cert, key, EVP_sha256()) != 0, "X509_sign");
+
+  write_pem(cert_file_, [&](FILE* f) { return PEM_write_X509(f, cert); });
+  write_pem(key_file_, [&](FILE* f) {
+    return PEM_write_PrivateKey(f, key, nullptr, nullptr, 0, nullptr, nullptr);
+  });
+  char hashed[32];
+  std::snprintf(hashed, sizeof hashed, "%08lx.0", X509_subject_name_hash(cert));
+  std::filesystem::copy_file(cert_file_, dir_ / "ca" / hashed);
+  X509_free(cert);
+  EVP_PKEY_free(key);
+}
+
+TestCertificate::~TestCertificate() {
+  std::error_code ignored;
+  std::filesystem::remove_all(dir_, ignored);
+}
+
+// ---- TlsRelay
+
+struct TlsRelay::Impl {
+  explicit Impl(const TestCertificate& certificate) {
+    context.use_certificate_chain_file(certificate.cert_file());
+    context.use_private_key_file(certificate.key_file(), ssl::context::pem);
+  }
+  ~Impl() { loop.stop(); }
+
+  void accept() {
+    acceptor.async_accept([this](const error_code& ec, tcp::socket socket) {
+      if (ec) return;  // closed
+      auto stream = std::make_shared<ssl::stream<tcp::socket>>(std::move(socket), context);
+      stream->async_handshake(ssl::stream_base::server, [this, stream](const error_code& e) {
+        if (e) {
+          ++failed;
+          return;
+        }
+        ++handshakes;
+        auto backend_socket = std::make_shared<tcp::socket>(loop.ioc);
+        backend_socket->async_connect(
+            tcp::endpoint(net::ip::make_address("127.0.0.1"), backend),
+            [stream, backend_socket](const error_code& c) {
+              if (c) return close_socket(stream->lowest_layer());
+              std::make_shared<Pump<ssl::stream<tcp::socket>>>(std::move(*stream),
+                                                               std::move(*backend_socket))
+                  ->start();
+            });
+      });
+      accept();
+    });
+  }
+
+  Loop loop;
+  ssl::context context{ssl::context::tls_server};
+  tcp::acceptor acceptor{listen_on_loopback(loop.ioc)};
+  std::uint16_t backend = 0;
+  std::atomic<int> handshakes{0};
+  std::atomic<int> failed{0};
+};
+
+TlsRelay::TlsRelay(const TestCertificate& certificate, std::uint16_t backend_port)
+    : impl_(std::make_shared<Impl>(certificate)) {
+  impl_->backend = backend_port;
+  net::post(impl_->loop.ioc, [impl = impl_.get()] { impl->accept(); });
+}
+
+TlsRelay::~TlsRelay() {
+  std::promise<void> closed;
+  net::post(impl_->loop.ioc, [&] {
+    error_code ignored;
+    impl_->acceptor.close(ignored);
+    closed.set_value();
+  });
+  closed.get_future().wait();
+}
+
+std::uint16_t TlsRelay::port() const {
+  return impl_->acceptor.local_endpoint().port();
+}
+std::string TlsRelay::url() const {
+  return "https://127.0.0.1:" + std::to_string(port());
+}
+int TlsRelay::handshakes() const {
+  return impl_->handshakes;
+}
+int TlsRelay::failed_handshakes() const {
+  return impl_->failed;
+}
+
+// ---- ConnectProxy
+
+struct ConnectProxy::Impl {
+  ~Impl() { loop.stop(); }
+
+  void accept() {
+    acceptor.async_accept([this](const error_code& ec, tcp::socket socket) {
+      if (ec) return;
+      serve(std::make_shared<tcp::socket>(std::move(socket)));
+      accept();
+    });
+  }
+
+  void answer(const std::shared_ptr<tcp::socket>& client, std::string text) {
+    auto data = std::make_shared<std::string>(std::move(text));
+    net::async_write(*client, net::buffer(*data), [client, data](const error_code&, std::size_t) {
+      close_socket(*client);
+    });
+  }
+
+  void serve(const std::shared_ptr<tcp::socket>& client) {
+    auto buffer = std::make_shared<beast::flat_buffer>();
+    auto parser = std::make_shared<http::request_parser<http::empty_body>>();
+    // Captures are named: a shared_ptr the body does not use would not be kept by `[=]`.
+    http::async_read(*client, *buffer, *parser, [this, client, buffer, parser](
+                                                    const error_code& ec, std::size_t) {
+      if (ec) return close_socket(*client);
+      const auto& request = parser->get();
+      if (request.method() != http::verb::connect) {
+        return answer(client, "HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n");
+      }
+      if (credentials) {
+        const auto given = request[http::field::proxy_authorization];
+        std::string expected(4 * ((credentials->size() + 2) / 3), '\0');
+        const int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(expected.data()),
+                                      reinterpret_cast<const unsigned char*>(credentials->data()),
+                                      static_cast<int>(credentials->size()));
+        expected.resize(static_cast<std::size_t>(n));
+        if (std::string(given.data(), given.size()) != "Basic " + expected) {
+          ++refused;
+          return answer(client,
+                        "HTTP/1.1 407 Proxy Authentication Required\r\n"
+                        "Proxy-Authenticate: Basic realm=\"test\"\r\nContent-Length: 0\r\n\r\n");
+        }
+      }
+      const std::string target(request.target().data(), request.target().size());
+      const auto colon = target.rfind(':');
+      error_code bad;
+      const auto address = net::ip::make_address(target.substr(0, colon), bad);
+      if (bad || colon == std::string::npos) {
+        return answer(client, "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n");
+      }
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        opened.push_back(target);
+      }
+      auto upstream = std::make_shared<tcp::socket>(loop.ioc);
+      const auto port = static_cast<std::uint16_t>(std::stoi(target.substr(colon + 1)));
+      upstream->async_connect(tcp::endpoint(address, port), [this, client, buffer, upstream](
+                                                                const error_code& c) {
+        if (c) return answer(client, "HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n");
+        auto established =
+            std::make_shared<std::string>("HTTP/1.1 200 Connection established\r\n\r\n");
+        net::async_write(*client, net::buffer(*established),
+                         [client, buffer, upstream, established](const error_code& w,
+                                                                 std::size_t) {
+                           if (w) return close_socket(*client);
+                           std::string early = beast::buffers_to_string(buffer->data());
+                           std::make_shared<Pump<tcp::socket>>(std::move(*client),
+                                                               std::move(*upstream))
+                               ->start(std::move(early));
+                         });
+      });
+    });
+  }
+
+  Loop loop;
+  tcp::acceptor acceptor{listen_on_loopback(loop.ioc)};
+  std::optional<std::string> credentials;
+  std::atomic<int> refused{0};
+  mutable std::mutex mutex;
+  std::vector<std::string> opened;
+};
+
+ConnectProxy::ConnectProxy(std::optional<std::string> credentials)
+    : impl_(std::make_shared<Impl>()) {
+  impl_->credentials = std::move(credentials);
+  net::post(impl_->loop.ioc, [impl = impl_.get()] { impl->accept(); });
+}
+
+ConnectProxy::~ConnectProxy() {
+  std::promise<void> closed;
+  net::post(impl_->loop.ioc, [&] {
+    error_code ignored;
+    impl_->acceptor.close(ignored);
+    closed.set_value();
+  });
+  closed.get_future().wait();
+}
+
+std::uint16_t ConnectProxy::port() const {
+  return impl_->acceptor.local_endpoint().port();
+}
+std::vector<std::string> ConnectProxy::tunnels() const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  return impl_->opened;
+}
+int ConnectProxy::refused() const {
+  return impl_->refused;
+}
+
+// ---- ScriptedService
+
+struct ScriptedService::Impl {
+  ~Impl() { loop.stop(); }
+
+  void accept() {
+    acceptor.async_accept([this](const error_code& ec, tcp::socket socket) {
+      if (ec) return;
+      serve(std::make_shared<beast::tcp_stream>(std::move(socket)));
+      accept();
+    });
+  }
+
+  void serve(const std::shared_ptr<beast::tcp_stream>& stream) {
+    auto buffer = std::make_shared<beast::flat_buffer>();
+    auto request = std::make_shared<http::request<http::string_body>>();
+    // `buffer` is captured by name: the body does not use it, and `[=]` would leave it behind
+    // to be freed while the read still fills it.
+    http::async_read(*stream, *buffer, *request, [this, stream, buffer, request](
+                                                     const error_code& ec, std::size_t) {
+      if (ec) return close_socket(stream->socket());
+      if (!websocket::is_upgrade(*request)) {
+        ++plain;
+        return respond(stream, http::status::ok, script.status_body);
+      }
+      ++upgrades;
+      if (script.decline_status != 0) {
+        return respond(stream, static_cast<http::status>(script.decline_status),
+                       script.decline_body);
+      }
+      auto ws = std::make_shared<websocket::stream<beast::tcp_stream>>(std::move(*stream));
+      ws->async_accept(*request, [this, ws](const error_code& a) {
+        if (a) return;
+        ws->async_close(websocket::close_reason(static_cast<websocket::close_code>(script.close_code),
+                                                script.close_reason),
+                        [ws](const error_code&) {});
+      });
+    });
+  }
+
+  void respond(const std::shared_ptr<beast::tcp_stream>& stream, http::status status,
+               const std::string& body) {
+    auto response = std::make_shared<http::response<http::string_body>>(status, 11);
+    response->set(http::field::content_type, "application/json");
+    response->keep_alive(false);
+    response->body() = body;
+    response->prepare_payload();
+    http::async_write(*stream, *response, [stream, response](const error_code&, std::size_t) {
+      close_socket(stream->socket());
+    });
+  }
+
+  Loop loop;
+  tcp::acceptor acceptor{listen_on_loopback(loop.ioc)};
+  Script script;
+  std::atomic<int> upgrades{0};
+  std::atomic<int> plain{0};
+};
+
+ScriptedService::ScriptedService(Script script) : impl_(std::make_shared<Impl>()) {
+  impl_->script = std::move(script);
+  net::post(impl_->loop.ioc, [impl = impl_.get()] { impl->accept(); });
+}
+
+ScriptedService::~ScriptedService() {
+  std::promise<void> closed;
+  net::post(impl_->loop.ioc, [&] {
+    error_code ignored;
+    impl_->acceptor.close(ignored);
+    closed.set_value();
+  });
+  closed.get_future().wait();
+}
+
+std::string ScriptedService::url() const {
+  return "http://127.0.0.1:" + std::to_string(impl_->acceptor.local_endpoint().port());
+}
+int ScriptedService::upgrades() const {
+  return impl_->upgrades;
+}
+int ScriptedService::plain_requests() const {
+  return impl_->plain;
+}
+
+}  // namespace webdata::testing
