@@ -3,6 +3,7 @@
 # webdata::contract, webdata::mock, webdata::webdata-mock) and the pkg-config file webdata-sdk.pc.
 #
 #   find_package(webdata 0.1 REQUIRED)                    # webdata::sdk
+#   find_package(webdata 0.1 REQUIRED COMPONENTS contract) # also webdata::contract
 #   find_package(webdata 0.1 REQUIRED COMPONENTS mock)    # also webdata::mock (in-process mock)
 #
 # The targets live in the subdirectories; install(TARGETS) of another directory's targets is
@@ -14,7 +15,7 @@ set(WEBDATA_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/webdata"
     CACHE STRING "Where webdataConfig.cmake is installed, relative to the prefix")
 set(WEBDATA_INSTALL_DATADIR "${CMAKE_INSTALL_DATADIR}/webdata")
 
-# SDK: the library, its public headers, and the export set shared with the contract library.
+# SDK: the library, its public headers and its export set.
 install(TARGETS webdata_sdk EXPORT webdata-targets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -58,6 +59,12 @@ endif()
 
 install(EXPORT webdata-targets NAMESPACE webdata::
   DESTINATION ${WEBDATA_INSTALL_CMAKEDIR} FILE webdata-targets.cmake)
+# The contract library has its own export set: its public dependency on nlohmann/json must not
+# become a requirement of find_package(webdata) for programs that only use the SDK.
+if(TARGET webdata_contract)
+  install(EXPORT webdata-contract-targets NAMESPACE webdata::
+    DESTINATION ${WEBDATA_INSTALL_CMAKEDIR} FILE webdata-contract-targets.cmake)
+endif()
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/webdataConfig.cmake.in
   ${PROJECT_BINARY_DIR}/package/webdataConfig.cmake
@@ -70,20 +77,22 @@ install(FILES ${PROJECT_BINARY_DIR}/package/webdataConfig.cmake
   ${PROJECT_BINARY_DIR}/package/webdataConfigVersion.cmake
   DESTINATION ${WEBDATA_INSTALL_CMAKEDIR})
 
-# pkg-config: relocatable (paths relative to the .pc file). A static libwebdata needs libcurl and
-# libcrypto on the link line even without --static, so they are public requirements then.
+# pkg-config: relocatable (paths relative to the .pc file). A static libwebdata needs libcurl,
+# libssl and libcrypto on the link line even without --static, so they are public requirements
+# then. No -std in Cflags: the headers are C++17 and compile as C++20 too, and a -std of ours
+# after the consumer's own would silently lower its language version.
 file(RELATIVE_PATH WEBDATA_PC_PREFIX_FROM_PCDIR
   "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
 string(REGEX REPLACE "/$" "" WEBDATA_PC_PREFIX_FROM_PCDIR "${WEBDATA_PC_PREFIX_FROM_PCDIR}")
 get_target_property(_webdata_sdk_type webdata_sdk TYPE)
 if(_webdata_sdk_type STREQUAL "STATIC_LIBRARY")
-  set(WEBDATA_PC_REQUIRES "libcurl libcrypto")
+  set(WEBDATA_PC_REQUIRES "libcurl libssl libcrypto")
   set(WEBDATA_PC_REQUIRES_PRIVATE "")
   set(WEBDATA_PC_LIBS_PRIVATE "")
   set(WEBDATA_PC_LIBS_EXTRA "-pthread")
 else()
   set(WEBDATA_PC_REQUIRES "")
-  set(WEBDATA_PC_REQUIRES_PRIVATE "libcurl libcrypto")
+  set(WEBDATA_PC_REQUIRES_PRIVATE "libcurl libssl libcrypto")
   set(WEBDATA_PC_LIBS_PRIVATE "-pthread")
   set(WEBDATA_PC_LIBS_EXTRA "")
 endif()
@@ -91,6 +100,25 @@ configure_file(${PROJECT_SOURCE_DIR}/cmake/webdata-sdk.pc.in
   ${PROJECT_BINARY_DIR}/package/webdata-sdk.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/package/webdata-sdk.pc
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# `cmake --install --strip` strips executables and shared libraries but not static archives,
+# which keep all their debug information (libwebdata.a of a RelWithDebInfo build: about 190 MB,
+# 9.5 MB in Release). With --strip their debug sections go too; their symbols stay, so they
+# link as before. This runs after every target is installed (CMP0082: rules in order).
+if(CMAKE_STRIP)
+  install(CODE "
+    if(CMAKE_INSTALL_DO_STRIP)
+      file(GLOB _webdata_archives
+           \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/libwebdata*.a\")
+      foreach(_archive IN LISTS _webdata_archives)
+        execute_process(COMMAND \"${CMAKE_STRIP}\" --strip-debug \"\${_archive}\"
+                        RESULT_VARIABLE _rc)
+        if(NOT _rc EQUAL 0)
+          message(FATAL_ERROR \"strip --strip-debug \${_archive} failed\")
+        endif()
+      endforeach()
+    endif()")
+endif()
 
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}

@@ -19,6 +19,7 @@ set(expected
   ${CMAKE_INSTALL_LIBDIR}/cmake/webdata/webdataConfig.cmake
   ${CMAKE_INSTALL_LIBDIR}/cmake/webdata/webdataConfigVersion.cmake
   ${CMAKE_INSTALL_LIBDIR}/cmake/webdata/webdata-targets.cmake
+  ${CMAKE_INSTALL_LIBDIR}/cmake/webdata/webdata-contract-targets.cmake
   ${CMAKE_INSTALL_LIBDIR}/cmake/webdata/webdata-mock-targets.cmake
   ${CMAKE_INSTALL_LIBDIR}/pkgconfig/webdata-sdk.pc
   ${CMAKE_INSTALL_BINDIR}/webdata
@@ -48,3 +49,32 @@ foreach(f IN LISTS cmake_files)
 endforeach()
 list(LENGTH expected n)
 message(STATUS "installed into ${PREFIX}: all ${n} expected files present")
+
+# pkg-config must not force a language version on its consumers.
+file(READ "${PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig/webdata-sdk.pc" pc)
+if(pc MATCHES "-std=")
+  message(FATAL_ERROR "webdata-sdk.pc forces a language version:\n${pc}")
+endif()
+
+# --strip also drops the static libraries' debug information (WebdataInstall.cmake).
+set(stripped "${PREFIX}-stripped")
+file(REMOVE_RECURSE "${stripped}")
+execute_process(COMMAND ${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${stripped}" --strip
+                RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "cmake --install --strip failed (${rc}):\n${err}")
+endif()
+find_program(READELF readelf)
+if(READELF)
+  foreach(lib libwebdata.a libwebdata_mock.a)
+    execute_process(COMMAND ${READELF} -S --wide "${stripped}/${CMAKE_INSTALL_LIBDIR}/${lib}"
+                    OUTPUT_VARIABLE sections RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0 OR sections MATCHES "\\.debug_info")
+      message(FATAL_ERROR "${lib} still has debug information after --strip")
+    endif()
+  endforeach()
+endif()
+file(SIZE "${PREFIX}/${CMAKE_INSTALL_LIBDIR}/libwebdata.a" full_size)
+file(SIZE "${stripped}/${CMAKE_INSTALL_LIBDIR}/libwebdata.a" stripped_size)
+message(STATUS "libwebdata.a: ${full_size} bytes installed, ${stripped_size} with --strip")
+file(REMOVE_RECURSE "${stripped}")

@@ -10,18 +10,20 @@ function(run what)
 endfunction()
 
 file(REMOVE_RECURSE "${BUILD_DIR}")
-set(configure ${CMAKE_COMMAND} -S "${APP_DIR}" -B "${BUILD_DIR}" -G "${GENERATOR}"
-    -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE= -DWEBDATA_CONSUMER_MODE=${MODE})
+# What every configure of the app gets.
+set(common -G "${GENERATOR}" -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_BUILD_TYPE=)
 if(CCACHE)
-  list(APPEND configure -DCMAKE_CXX_COMPILER_LAUNCHER=${CCACHE})
+  list(APPEND common -DCMAKE_CXX_COMPILER_LAUNCHER=${CCACHE})
 endif()
 # A sanitized build installs sanitized libraries: their consumers compile and link the same way.
 set(sanitize_flags "")
 if(SANITIZE)
   set(sanitize_flags -fsanitize=${SANITIZE} -fno-omit-frame-pointer)
-  list(APPEND configure "-DCMAKE_CXX_FLAGS=-fsanitize=${SANITIZE} -fno-omit-frame-pointer"
+  list(APPEND common "-DCMAKE_CXX_FLAGS=-fsanitize=${SANITIZE} -fno-omit-frame-pointer"
        "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=${SANITIZE}")
 endif()
+set(configure ${CMAKE_COMMAND} -S "${APP_DIR}" -B "${BUILD_DIR}" ${common}
+    -DWEBDATA_CONSUMER_MODE=${MODE})
 if(MODE STREQUAL "package")
   list(APPEND configure -DCMAKE_PREFIX_PATH=${PREFIX})
 else()
@@ -54,18 +56,38 @@ if(MODE STREQUAL "package")
   if(NOT last_output MATCHES "in-process mock: Quickstart")
     message(FATAL_ERROR "unexpected mock_consumer output:\n${last_output}")
   endif()
-  # pkg-config: plain compile and link of the same program, no CMake involved.
+  # The SDK alone needs neither nlohmann/json nor Boost (both compiled into libwebdata): a
+  # C++20 program finds the package with them hidden.
+  set(sdk_only_dir "${BUILD_DIR}-sdk-only")
+  file(REMOVE_RECURSE "${sdk_only_dir}")
+  run("configure (sdk-only, C++20)" ${CMAKE_COMMAND} -S "${APP_DIR}" -B "${sdk_only_dir}" ${common}
+      -DWEBDATA_CONSUMER_MODE=sdk-only -DCMAKE_PREFIX_PATH=${PREFIX} -DCMAKE_CXX_STANDARD=20
+      -DCMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON -DCMAKE_DISABLE_FIND_PACKAGE_Boost=ON)
+  run("build (sdk-only, C++20)" ${CMAKE_COMMAND} --build "${sdk_only_dir}" --target consumer -j 2)
+  run("sdk-only consumer" bash "${WITH_MOCK}" "${MOCK}" -- "${sdk_only_dir}/consumer"
+      https://docs.example.test/getting-started/quickstart)
+  if(NOT last_output MATCHES "title: Quickstart")
+    message(FATAL_ERROR "unexpected output of the sdk-only build:\n${last_output}")
+  endif()
+
+  # pkg-config: plain compile and link of the same program, no CMake involved, as C++17 and as
+  # C++20. The flags carry no -std of their own that would override the consumer's.
   if(PKG_CONFIG)
     set(ENV{PKG_CONFIG_PATH} "${PREFIX}/${LIBDIR}/pkgconfig")
     run("pkg-config" ${PKG_CONFIG} --cflags --libs webdata-sdk)
     string(STRIP "${last_output}" flags)
-    separate_arguments(flags UNIX_COMMAND "${flags}")
-    run("c++ with pkg-config flags" ${CXX} ${sanitize_flags} "${APP_DIR}/main.cpp"
-        -o "${BUILD_DIR}/consumer_pc" ${flags})
-    run("consumer built with pkg-config" bash "${WITH_MOCK}" "${MOCK}" -- "${BUILD_DIR}/consumer_pc"
-        https://docs.example.test/getting-started/quickstart)
-    if(NOT last_output MATCHES "title: Quickstart")
-      message(FATAL_ERROR "unexpected output of the pkg-config build:\n${last_output}")
+    if(flags MATCHES "-std=")
+      message(FATAL_ERROR "pkg-config webdata-sdk forces a language version: ${flags}")
     endif()
+    separate_arguments(flags UNIX_COMMAND "${flags}")
+    foreach(std IN ITEMS 17 20)
+      run("c++${std} with pkg-config flags" ${CXX} -std=c++${std} ${sanitize_flags}
+          "${APP_DIR}/main.cpp" -o "${BUILD_DIR}/consumer_pc${std}" ${flags})
+      run("consumer built with pkg-config (C++${std})" bash "${WITH_MOCK}" "${MOCK}" --
+          "${BUILD_DIR}/consumer_pc${std}" https://docs.example.test/getting-started/quickstart)
+      if(NOT last_output MATCHES "title: Quickstart")
+        message(FATAL_ERROR "unexpected output of the pkg-config build (C++${std}):\n${last_output}")
+      endif()
+    endforeach()
   endif()
 endif()

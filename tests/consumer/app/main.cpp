@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
   std::cout << "request: " << webdata::to_json(request).text() << "\n";
   auto doc = client.scrape(request);
   if (!doc.ok()) {
-    std::cerr << doc.error().describe() << "\n";
+    std::cerr << doc.error() << "\n";
     return 1;
   }
   std::cout << "title: " << doc->metadata.title.value_or("(none)") << "\n";
