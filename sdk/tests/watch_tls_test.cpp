@@ -254,11 +254,18 @@ TEST_CASE("watch() over wss goes through the transport's HTTP proxy", "[watch][t
     webdata::ClientOptions options;
     options.api_url = relay.url();
     options.transport = webdata::make_curl_transport(socks);
+    options.retry = webdata::RetryPolicy::none();  // the absent proxy fails at once
     webdata::Client socks_client(options);
     const Watched s = run(socks_client.crawl_job(job.id()).watch(policy_for(webdata::WatchMode::kWebSocket)));
     REQUIRE(s.error);
     CHECK(s.error->kind == webdata::ErrorKind::kInvalidArgument);
     CHECK_THAT(s.error->message, Catch::Contains("HTTP proxies only") && Catch::Contains("socks5"));
+    // kAuto hands the watch to status polling through libcurl, which speaks SOCKS: here it
+    // fails to reach the (absent) proxy, which shows the request went that way.
+    const Watched a = run(socks_client.crawl_job(job.id()).watch(policy_for(webdata::WatchMode::kAuto)));
+    REQUIRE(a.error);
+    CHECK(a.error->kind == webdata::ErrorKind::kTransport);
+    CHECK_THAT(a.error->message, !Catch::Contains("HTTP proxies only"));
   }
 }
 
