@@ -96,11 +96,21 @@ std::string load_tls_files(boost::asio::ssl::context& context, const std::string
   if (ec) {
     return "TLS certificate '" + cert_file + "' is not a PEM certificate (" + ec.message() + ")";
   }
+  // Read on its own first: OpenSSL refuses a key of another certificate while loading it, and
+  // the two faults need different words.
+  if (FILE* file = std::fopen(key_file.c_str(), "r")) {
+    PkeyPtr key(PEM_read_PrivateKey(file, nullptr, nullptr, nullptr));
+    std::fclose(file);
+    if (!key) {
+      return "TLS key '" + key_file + "' is not a PEM private key (" + openssl_error() + ")";
+    }
+  }
+  const std::string mismatch =
+      "TLS key '" + key_file + "' does not belong to the certificate '" + cert_file + "'";
   context.use_private_key_file(key_file, boost::asio::ssl::context::pem, ec);
-  if (ec) return "TLS key '" + key_file + "' is not a PEM private key (" + ec.message() + ")";
-  if (SSL_CTX_check_private_key(context.native_handle()) != 1) {
+  if (ec || SSL_CTX_check_private_key(context.native_handle()) != 1) {
     ERR_clear_error();
-    return "TLS key '" + key_file + "' does not belong to the certificate '" + cert_file + "'";
+    return mismatch;
   }
   return "";
 }

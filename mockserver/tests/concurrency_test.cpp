@@ -7,6 +7,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <chrono>
 #include <string>
 #include <thread>
@@ -151,7 +152,7 @@ TEST_CASE("a stub's fixedDelayMilliseconds is a timer: it holds no handler threa
   }
 }
 
-TEST_CASE("the worker pool grows on demand up to its bound, then queues in order",
+TEST_CASE("the worker pool grows on demand up to its bound, then queues",
           "[http][workers]") {
   webdata::mock::http::WorkerPool pool(3);
   CHECK(pool.threads() == 0);
@@ -162,15 +163,15 @@ TEST_CASE("the worker pool grows on demand up to its bound, then queues in order
   std::mutex order_mutex;
   for (int i = 0; i < 6; ++i) {
     pool.submit([&, i] {
+      {
+        std::lock_guard<std::mutex> lock(order_mutex);
+        order.push_back(i);  // the order tasks start in
+      }
       const int now = ++running;
       int seen = peak.load();
       while (now > seen && !peak.compare_exchange_weak(seen, now)) {
       }
       while (!release) std::this_thread::sleep_for(milliseconds(1));
-      {
-        std::lock_guard<std::mutex> lock(order_mutex);
-        order.push_back(i);
-      }
       --running;
     });
   }
@@ -178,15 +179,33 @@ TEST_CASE("the worker pool grows on demand up to its bound, then queues in order
   while (pool.busy() < 3 && Clock::now() < deadline) std::this_thread::sleep_for(milliseconds(1));
   CHECK(pool.threads() == 3);  // bounded
   CHECK(pool.busy() == 3);
+  {
+    std::lock_guard<std::mutex> lock(order_mutex);
+    REQUIRE(order.size() == 3);  // the other three wait in the queue
+    CHECK(std::set<int>(order.begin(), order.end()) == std::set<int>{0, 1, 2});
+  }
   release = true;
   pool.stop();  // runs what is queued, then joins
   CHECK(order.size() == 6);
   CHECK(peak.load() == 3);
-  // Queued tasks ran after the first three, in the order they came.
+  // The queued tasks started only once threads were free.
   REQUIRE(order.size() == 6);
-  CHECK(std::vector<int>(order.begin() + 3, order.end()) == std::vector<int>{3, 4, 5});
+  CHECK(std::set<int>(order.begin() + 3, order.end()) == std::set<int>{3, 4, 5});
 
   pool.submit([] { FAIL("a task submitted after stop must not run"); });
+}
+
+TEST_CASE("queued tasks run in the order they came", "[http][workers]") {
+  webdata::mock::http::WorkerPool pool(1);
+  std::vector<int> order;  // one thread: no lock needed between the tasks
+  std::atomic<bool> release{false};
+  pool.submit([&] {
+    while (!release) std::this_thread::sleep_for(milliseconds(1));
+  });
+  for (int i = 0; i < 5; ++i) pool.submit([&, i] { order.push_back(i); });
+  release = true;
+  pool.stop();
+  CHECK(order == std::vector<int>{0, 1, 2, 3, 4});
 }
 
 TEST_CASE("stopping the server lets requests in flight on workers and timers finish",
