@@ -191,6 +191,56 @@ def http_section(args, r, runs, targets):
     return lines
 
 
+def server_section(args, r, targets):
+    runs = []
+    for line in read(os.path.join(args.work, "wrk-server.txt")).splitlines():
+        runs.append(dict(kv.split("=", 1) for kv in line.split() if "=" in kv))
+    lines = []
+    if runs:
+        by = {}
+        for run in runs:
+            by.setdefault(run["name"], []).append(run)
+        rps = {n: med([num(x.get("rps")) for x in xs]) for n, xs in by.items()}
+        lines += ["## Server: TLS", "",
+                  "One mock plain, one with `--tls-self-signed`, interleaved rounds of "
+                  "`wrk -t2 -c32` (keep-alive: one handshake per connection).", "",
+                  "| candidate | req/s (median) | rounds | p50 ms | p99 ms | TLS / plain |",
+                  "|---|---|---|---|---|---|"]
+        for name, label, plain in (("plain_health", "GET /health, HTTP", None),
+                                   ("tls_health", "GET /health, HTTPS", "plain_health"),
+                                   ("plain_hit", "POST /v2/scrape cache hit, HTTP", None),
+                                   ("tls_hit", "POST /v2/scrape cache hit, HTTPS", "plain_hit")):
+            xs = by.get(name, [])
+            if not xs:
+                continue
+            ratio = (f"{rps[name] / rps[plain]:.2f}x"
+                     if plain and rps.get(plain) and rps.get(name) else "")
+            lines.append(f"| {label} | {f(rps[name])} | "
+                         f"{' / '.join(f(num(x.get('rps'))) for x in xs)} | "
+                         f"{f(med([num(x.get('p50_ms')) for x in xs]), '.2f')} | "
+                         f"{f(med([num(x.get('p99_ms')) for x in xs]), '.2f')} | {ratio} |")
+        lines.append("")
+    if "server_slow16_health_ms_max" in r:
+        lines += ["## Server: answers behind slow scrapes", "",
+                  "20 requests each, one connection per request (curl), on an idle mock and with "
+                  "16 scrapes of a page that answers after 15 s in flight (default `--threads` and "
+                  "`--workers`); all of them within (must be under 15,000) "
+                  f"{r.get('server_slow16_window_ms', '?')} ms of starting the slow scrapes.", "",
+                  "| request | idle p50 ms | idle max ms | 16 slow in flight p50 ms | max ms |",
+                  "|---|---|---|---|---|"]
+        for kind, label in (("health", "GET /health"), ("hit", "POST /v2/scrape cache hit")):
+            lines.append(f"| {label} | {r.get(f'server_idle_{kind}_ms_p50', 'n/a')} | "
+                         f"{r.get(f'server_idle_{kind}_ms_max', 'n/a')} | "
+                         f"{r.get(f'server_slow16_{kind}_ms_p50', 'n/a')} | "
+                         f"{r.get(f'server_slow16_{kind}_ms_max', 'n/a')} |")
+        lines.append("")
+        for kind, label in (("health", "GET /health"), ("hit", "cache hit")):
+            worst = num(r.get(f"server_slow16_{kind}_ms_max"))
+            targets.append((f"{label} under 50 ms with 16 slow scrapes in flight (max of 20)",
+                            f(worst, ".1f", " ms"), None if worst is None else worst < 50))
+    return lines
+
+
 def crawl_section(args, r, targets):
     if "crawl_s" not in r:
         return []
@@ -325,6 +375,7 @@ def main():
     targets = []
     body = []
     body += http_section(args, r, runs, targets)
+    body += server_section(args, r, targets)
     body += crawl_section(args, r, targets)
     body += sdk_section(args, r, targets)
     body += content_section(args, r, targets)

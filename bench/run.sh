@@ -2,7 +2,7 @@
 # The benchmarks of issue 10, one command from a fresh clone (run on demand, never in the tests):
 #
 #   bash bench/run.sh                 everything: setup, Release build, HTTP, crawl, SDK, content
-#   bash bench/run.sh http crawl      only some parts (http, crawl, sdk, content)
+#   bash bench/run.sh http crawl      only some parts (http, server, crawl, sdk, content)
 #
 # Environment: BENCH_DURATION (wrk run, default 10s), BENCH_ROUNDS (default 3), BENCH_WARMUP
 # (wrk warm-up per candidate before the rounds, default 8s), BENCH_JOBS
@@ -26,7 +26,7 @@ key="bench-key"
 page="https://docs.example.test/getting-started/quickstart"
 
 parts=("$@")
-[ ${#parts[@]} -eq 0 ] && parts=(http crawl sdk content)
+[ ${#parts[@]} -eq 0 ] && parts=(http server crawl sdk content)
 want() { local p; for p in "${parts[@]}"; do [ "$p" = "$1" ] && return 0; done; return 1; }
 
 step() { printf '\n==> %s\n' "$*" >&2; }
@@ -268,6 +268,110 @@ EOF
 }
 
 # ---------------------------------------------------------------------------------------------
+# Server: what TLS costs, and how long /health waits behind slow scrapes (issues 21, 22)
+
+server_bench() {
+  local p_plain p_tls i
+  p_plain="$(free_port)"; p_tls="$(free_port)"
+  step "server: webdata-mock plain and with --tls-self-signed on 127.0.0.1"
+  start_mock srv_plain "$p_plain"
+  "$build/mockserver/webdata-mock" --host 127.0.0.1 --port "$p_tls" --quiet --tls-self-signed \
+    --api-key "$key" --credits 1000000000000 >"$work/srv_tls.log" 2>&1 &
+  pids+=($!); pid_srv_tls=$!
+  for i in $(seq 1 600); do
+    grep -q 'listening on https://' "$work/srv_tls.log" 2>/dev/null && break
+    kill -0 "$pid_srv_tls" 2>/dev/null || die "srv_tls exited; see $work/srv_tls.log"
+    sleep 0.1
+  done
+  local ca
+  ca="$(sed -n 's/.*trust it as the CA): //p' "$work/srv_tls.log" | head -n 1)"
+  [ -f "$ca" ] || die "the TLS mock printed no certificate; see $work/srv_tls.log"
+  curl -sf --cacert "$ca" "https://127.0.0.1:$p_tls/health" >/dev/null ||
+    die "HTTPS /health failed with the printed certificate as CA"
+  printf '{"url":"%s","formats":["markdown"]}' "$page" >"$work/body-hit.json"
+  local base
+  for base in "http://127.0.0.1:$p_plain" "https://127.0.0.1:$p_tls"; do
+    for i in 1 2; do
+      curl -sf --cacert "$ca" -X POST "$base/v2/scrape" -H "Authorization: Bearer $key" \
+        -H 'Content-Type: application/json' --data-binary @"$work/body-hit.json" >"$work/srv-hit.json"
+    done
+    grep -q '"cacheState":"hit"' "$work/srv-hit.json" || die "no cache hit from $base"
+  done
+
+  local names=(plain_health tls_health plain_hit tls_hit)
+  declare -A url body
+  url[plain_health]="http://127.0.0.1:$p_plain/health"; body[plain_health]=""
+  url[tls_health]="https://127.0.0.1:$p_tls/health"; body[tls_health]=""
+  url[plain_hit]="http://127.0.0.1:$p_plain/v2/scrape"; body[plain_hit]="$work/body-hit.json"
+  url[tls_hit]="https://127.0.0.1:$p_tls/v2/scrape"; body[tls_hit]="$work/body-hit.json"
+  server_wrk() {  # NAME SECONDS ROUND
+    local method=POST
+    [ -z "${body[$1]}" ] && method=GET
+    # wrk keeps its connections: the TLS handshake is paid once per connection, as with any
+    # keep-alive client; what is measured is record encryption and the extra reads and writes.
+    WRK_METHOD="$method" WRK_BODY_FILE="${body[$1]}" WRK_API_KEY="$key" wrk -t2 -c32 -d"$2" --timeout 5s \
+      -s "$root/bench/wrk/post.lua" "${url[$1]}" >"$work/wrk-server-$1-$3.txt" 2>&1 ||
+      die "wrk against $1 failed: $(cat "$work/wrk-server-$1-$3.txt")"
+    local line
+    line="$(grep '^wrk-result:' "$work/wrk-server-$1-$3.txt" | sed 's/^wrk-result: //')"
+    echo "round=$3 name=$1 load1=$(cut -d' ' -f1 /proc/loadavg) $line" >>"$work/wrk-server.txt"
+    echo "  round $3 $1: $line" >&2
+  }
+  step "server: warm-up, then $rounds interleaved rounds of wrk -t2 -c32 -d$duration"
+  local name round
+  for name in "${names[@]}"; do server_wrk "$name" 3s warmup; done
+  : >"$work/wrk-server.txt"
+  for round in $(seq 1 "$rounds"); do
+    for name in "${names[@]}"; do server_wrk "$name" "$duration" "$round"; done
+  done
+
+  # /health and a cache hit, one request per connection, first on an idle mock, then with 16
+  # scrapes of a page that answers after 15 s in flight (each on its own synthetic host; 15 s so
+  # that all 40 measurements, curl start-up included, fall inside the window on a loaded machine).
+  latencies() {  # LABEL COUNT -> result: server_LABEL_{health,hit}_ms_{p50,max}
+    local kind
+    for kind in health hit; do
+      : >"$work/lat-$1-$kind.txt"
+      for i in $(seq 1 "$2"); do
+        if [ "$kind" = health ]; then
+          curl -s -o /dev/null -w '%{time_total}\n' "http://127.0.0.1:$p_plain/health"
+        else
+          curl -s -o /dev/null -w '%{time_total}\n' -X POST "http://127.0.0.1:$p_plain/v2/scrape" \
+            -H "Authorization: Bearer $key" -H 'Content-Type: application/json' \
+            --data-binary @"$work/body-hit.json"
+        fi >>"$work/lat-$1-$kind.txt"
+      done
+      python3 -c '
+import statistics, sys
+ms = [float(x) * 1000 for x in open(sys.argv[1]).read().split()]
+print(f"result: server_{sys.argv[2]}_{sys.argv[3]}_ms_p50={statistics.median(ms):.2f}")
+print(f"result: server_{sys.argv[2]}_{sys.argv[3]}_ms_max={max(ms):.2f}")
+' "$work/lat-$1-$kind.txt" "$1" "$kind" >>"$work/results.txt"
+    done
+  }
+  step "server: /health and a cache hit, idle, then behind 16 scrapes of a 15 s page"
+  latencies idle 20
+  local slow=()
+  for i in $(seq 1 16); do
+    curl -s -o /dev/null -X POST "http://127.0.0.1:$p_plain/v2/scrape" \
+      -H "Authorization: Bearer $key" -H 'Content-Type: application/json' \
+      --data "{\"url\":\"https://delay-15000.bench$i.r$RANDOM.synthetic.test/\",\"formats\":[\"markdown\"]}" &
+    slow+=($!)
+  done
+  sleep 0.5
+  local t0 t1
+  t0="$(date +%s%N)"
+  latencies slow16 20
+  t1="$(date +%s%N)"
+  # Under 15000 ms: every figure above was taken while the slow scrapes were still in flight.
+  echo "result: server_slow16_window_ms=$(( (t1 - t0) / 1000000 + 500 ))" >>"$work/results.txt"
+  for i in "${slow[@]}"; do wait "$i" || true; done
+  grep '^result: server_' "$work/results.txt" >&2
+  cleanup
+  pids=()
+}
+
+# ---------------------------------------------------------------------------------------------
 # Crawl, SDK, content
 
 crawl_bench() {
@@ -330,6 +434,7 @@ mkdir -p "$work"
 [ -s "$work/started.txt" ] || date -u +%s >"$work/started.txt"
 
 want http && http_bench
+want server && server_bench
 want crawl && crawl_bench
 want sdk && sdk_bench
 want content && content_bench

@@ -63,7 +63,16 @@ int detach_or_exit(const std::string& log_file) {
     while ((n = read(fds[0], buf, sizeof buf)) > 0) message.append(buf, static_cast<std::size_t>(n));
     close(fds[0]);
     if (message.rfind("ready ", 0) == 0) {
-      std::cout << message.substr(6) << std::flush;  // the base URL and its newline
+      // "ready URL\n", then with a self-signed certificate "cert PATH\n": stdout stays the URL
+      // alone, so `url=$(webdata-mock --detach ...)` keeps working.
+      const auto eol = message.find('\n');
+      std::cout << message.substr(6, eol == std::string::npos ? std::string::npos : eol - 5)
+                << std::flush;
+      const auto cert = message.find("cert ", eol == std::string::npos ? 0 : eol);
+      if (cert != std::string::npos) {
+        std::cerr << "webdata-mock TLS certificate (self-signed; trust it as the CA): "
+                  << message.substr(cert + 5) << std::flush;
+      }
       std::exit(0);
     }
     int status = 0;
@@ -185,6 +194,11 @@ int main(int argc, char** argv) {
       std::cerr << "webdata-mock: WARNING: --inject-fault " << fault
                 << " breaks the API on purpose\n";
     }
+    if (!server.certificate_file().empty() && parsed.config->server.tls.self_signed) {
+      // Before the URL line: a script that waits for the URL has the certificate by then.
+      std::cout << "webdata-mock TLS certificate (self-signed; trust it as the CA): "
+                << server.certificate_file() << std::endl;
+    }
     if (!process.ready_file.empty() &&
         !write_file_atomically(process.ready_file, server.base_url() + "\n")) {
       server.stop();
@@ -192,7 +206,11 @@ int main(int argc, char** argv) {
     } else {
       std::cout << "webdata-mock listening on " << server.base_url() << std::endl;
       if (ready_pipe >= 0) {
-        write_all(ready_pipe, "ready " + server.base_url() + "\n");
+        std::string ready = "ready " + server.base_url() + "\n";
+        if (parsed.config->server.tls.self_signed) {
+          ready += "cert " + server.certificate_file() + "\n";
+        }
+        write_all(ready_pipe, ready);
         close(ready_pipe);
       }
       int received = 0;

@@ -139,10 +139,14 @@ json Config::to_json(bool mask_secrets) const {
   return {{"host", server.host},
           {"port", server.port},
           {"threads", server.threads},
+          {"workers", server.workers},
           {"bodyLimit", server.body_limit},
           {"headerTimeoutMs", server.header_timeout.count()},
           {"bodyTimeoutMs", server.body_timeout.count()},
           {"accessLog", server.access_log},
+          {"tlsCert", server.tls.cert_file},
+          {"tlsKey", server.tls.key_file},
+          {"tlsSelfSigned", server.tls.self_signed},
           {"teams", teams_json},
           {"webRoot", web_root.empty() ? default_web_root() : web_root},
           {"apiStubRoot", api_stub_root},
@@ -181,7 +185,7 @@ std::string apply_config_json(const json& file, Config& config) {
       "host", "port", "threads", "bodyLimit", "headerTimeoutMs", "bodyTimeoutMs", "accessLog",
       "teams", "webRoot", "apiStubRoot", "chunkBytes", "admin", "adminOnPublic", "liveFetch",
       "allowPrivateTargets", "journalLimit", "webhookSignatureHeader", "stateDir",
-      "pagePacingMs"};
+      "pagePacingMs", "workers", "tlsCert", "tlsKey", "tlsSelfSigned"};
   for (const auto& [key, value] : file.items()) {
     (void)value;
     if (known.count(key) == 0) return "unknown setting '" + key + "'";
@@ -193,6 +197,10 @@ std::string apply_config_json(const json& file, Config& config) {
   check(read_string(file, "host", config.server.host));
   check(read_int(file, "port", config.server.port, 0, 65535));
   check(read_int(file, "threads", config.server.threads, 1, 256));
+  check(read_int(file, "workers", config.server.workers, 1, 4096));
+  check(read_string(file, "tlsCert", config.server.tls.cert_file));
+  check(read_string(file, "tlsKey", config.server.tls.key_file));
+  check(read_bool(file, "tlsSelfSigned", config.server.tls.self_signed));
   check(read_int(file, "bodyLimit", config.server.body_limit, 1024, 1LL << 34));
   long long header_ms = config.server.header_timeout.count();
   long long body_ms = config.server.body_timeout.count();
@@ -264,10 +272,17 @@ strict validation, content extraction from a virtual web, jobs, credits and webh
 Server:
   --host ADDR               address to listen on (default 127.0.0.1)
   --port N                  port, 0 for any free port (default 3002)
-  --threads N               worker threads (default 4)
+  --threads N               I/O threads, each with its own event loop (default 2)
+  --workers N               most threads running request handlers, started on demand
+                            (default 64): how many requests may wait on slow pages at once
   --body-limit BYTES        largest request body (default 10485760); larger answers 413
   --header-timeout MS       time to receive a request header (default 30000)
   --quiet                   no access log
+  --tls-cert FILE           serve HTTPS and WSS with this PEM certificate (chain) ...
+  --tls-key FILE            ... and this PEM private key; both or neither
+  --tls-self-signed         serve HTTPS and WSS with a throwaway self-signed certificate for
+                            localhost, 127.0.0.1 and ::1; its path is printed at start (a
+                            client trusts it as its CA); removed when the server stops
   --config FILE             JSON config file (see docs/mockserver.md); flags after it override it
 
 Teams and keys:
@@ -346,6 +361,18 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
       if (!next() || !parse_int(value, config.server.threads, 1, 256)) {
         return refuse("--threads needs a number from 1 to 256");
       }
+    } else if (arg == "--workers") {
+      if (!next() || !parse_int(value, config.server.workers, 1, 4096)) {
+        return refuse("--workers needs a number from 1 to 4096");
+      }
+    } else if (arg == "--tls-cert") {
+      if (!next() || value.empty()) return refuse("--tls-cert needs a PEM certificate file");
+      config.server.tls.cert_file = value;
+    } else if (arg == "--tls-key") {
+      if (!next() || value.empty()) return refuse("--tls-key needs a PEM private key file");
+      config.server.tls.key_file = value;
+    } else if (arg == "--tls-self-signed") {
+      config.server.tls.self_signed = true;
     } else if (arg == "--body-limit") {
       if (!next() || !parse_int(value, config.server.body_limit, 1024, 1LL << 34)) {
         return refuse("--body-limit needs a byte count of at least 1024");
@@ -478,6 +505,20 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
   if (!config.api_stub_root.empty()) {
     if (auto why = fixture_root_problem(config.api_stub_root, false); !why.empty()) {
       return refuse(api_stubs_from + " '" + config.api_stub_root + "': " + why);
+    }
+  }
+  const auto& tls = config.server.tls;
+  if (tls.self_signed && (!tls.cert_file.empty() || !tls.key_file.empty())) {
+    return refuse("--tls-self-signed and --tls-cert/--tls-key exclude each other");
+  }
+  if (tls.cert_file.empty() != tls.key_file.empty()) {
+    return refuse("--tls-cert and --tls-key go together");
+  }
+  if (!tls.cert_file.empty()) {
+    // Checked here, not at start: a wrong path is a usage error (exit 2), found before any
+    // thread or socket exists.
+    if (auto why = http::check_tls_files(tls.cert_file, tls.key_file); !why.empty()) {
+      return refuse(why);
     }
   }
   if (config.admin && !is_loopback(config.server.host) && !config.admin_on_public) {

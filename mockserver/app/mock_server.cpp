@@ -5,7 +5,6 @@
 #include "app/version.hpp"
 
 #include <algorithm>
-#include <thread>
 
 namespace webdata::mock {
 
@@ -49,6 +48,11 @@ MockServer::MockServer(Config config, std::ostream& log)
       config_.server, [this](const http::Request& request) { return handle(request); }, log);
   server_->set_upgrade_handler(
       [this](const http::Request& request) { return watch_crawl(request); });
+  // The health answer never waits: it stays on the I/O thread (the pool hop would be most of
+  // its cost). Everything else may block and runs on the worker pool.
+  server_->set_inline_filter([](const http::Request& request) {
+    return request.path == "/health" && request.method == "GET";
+  });
 }
 
 MockServer::~MockServer() { stop(); }
@@ -165,8 +169,8 @@ std::optional<http::Response> MockServer::match_api_stub(const http::Request& re
   stub_request.scheme = request.scheme;
   auto matched = api_stubs_->match(stub_request);
   if (!matched) return std::nullopt;
-  if (matched->delay.count() > 0) std::this_thread::sleep_for(matched->delay);
   http::Response response;
+  response.delay = matched->delay;  // the server's timer, not a sleeping thread
   response.status = matched->status;
   response.headers = matched->headers;
   response.body = std::move(matched->body);
@@ -203,13 +207,14 @@ void MockServer::start() { server_->start(); }
 void MockServer::stop() { server_->stop(); }
 void MockServer::wait() { server_->wait(); }
 std::uint16_t MockServer::port() const { return server_->port(); }
+std::string MockServer::certificate_file() const { return server_->certificate_file(); }
 
 std::string MockServer::base_url() const {
   std::string host = config_.server.host;
   if (host == "0.0.0.0") host = "127.0.0.1";
   if (host == "::") host = "::1";
   if (host.find(':') != std::string::npos) host = "[" + host + "]";
-  return "http://" + host + ":" + std::to_string(port());
+  return std::string(server_->scheme()) + "://" + host + ":" + std::to_string(port());
 }
 
 }  // namespace webdata::mock

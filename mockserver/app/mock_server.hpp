@@ -52,8 +52,10 @@ class MockServer {
   void stop();
   void wait();
   std::uint16_t port() const;
-  /// "http://HOST:PORT" of the running server.
+  /// "http://HOST:PORT" (or https) of the running server.
   std::string base_url() const;
+  /// With TLS, the certificate served (the self-signed one is also the CA clients trust).
+  std::string certificate_file() const;
   const Config& config() const { return config_; }
   Clock& clock() { return clock_; }
   Teams& teams() { return teams_; }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -39,6 +40,9 @@ struct Response {
   bool close = false;
   /// Instead of this response, break the connection this way.
   Fault fault = Fault::none;
+  /// Write the answer (or the fault) only after this long: a timer on the I/O thread, so no
+  /// thread waits (a stub's fixedDelayMilliseconds).
+  std::chrono::milliseconds delay{0};
 
   void set_header(const std::string& name, std::string value);
   std::optional<std::string> header(const std::string& name) const;

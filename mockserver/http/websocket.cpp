@@ -6,7 +6,9 @@
 
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
+#include <boost/beast/ssl.hpp>
 #include <boost/beast/websocket.hpp>
+#include <boost/beast/websocket/ssl.hpp>
 
 namespace webdata::mock::http {
 namespace {
@@ -31,15 +33,26 @@ std::string cut_reason(std::string reason) {
 
 namespace detail {
 
-/// One upgraded connection. Beast operations run on the connection's strand (the executor of
-/// its tcp_stream); the queue and flags are shared with producer threads under `mutex_`.
-/// At most one write (a message or the close frame) and one read are outstanding at a time.
-class WebSocketSession : public WebSocketConnection,
-                         public std::enable_shared_from_this<WebSocketSession> {
+/// What the hub needs of a connection, whatever its stream.
+class WebSocketSession : public WebSocketConnection {
  public:
-  WebSocketSession(WebSocketHub& hub, beast::tcp_stream stream,
-                   bhttp::request<bhttp::string_body> request, WebSocketRoute route,
-                   std::function<void(const std::string&)> log)
+  /// Ends the connection's handlers from outside its thread, once no I/O thread runs.
+  virtual void finish_stopped() = 0;
+};
+
+/// One upgraded connection, over TCP or TLS. Beast operations run on the connection's I/O
+/// thread (the executor of its stream); the queue and flags are shared with producer threads
+/// under `mutex_`. At most one write (a message or the close frame) and one read are
+/// outstanding at a time.
+template <class Stream>
+class WebSocketSessionOn : public WebSocketSession,
+                           public std::enable_shared_from_this<WebSocketSessionOn<Stream>> {
+  using std::enable_shared_from_this<WebSocketSessionOn<Stream>>::shared_from_this;
+
+ public:
+  WebSocketSessionOn(WebSocketHub& hub, Stream stream,
+                     bhttp::request<bhttp::string_body> request, WebSocketRoute route,
+                     std::function<void(const std::string&)> log)
       : hub_(hub),
         ws_(std::move(stream)),
         request_(std::move(request)),
@@ -63,7 +76,7 @@ class WebSocketSession : public WebSocketConnection,
     // Clients of these routes only listen: a large message from one is a mistake or an attack.
     ws_.read_message_max(64 * 1024);
     ws_.async_accept(request_,
-                     beast::bind_front_handler(&WebSocketSession::on_accept, shared_from_this()));
+                     beast::bind_front_handler(&WebSocketSessionOn::on_accept, shared_from_this()));
   }
 
   SendResult send_text(std::string message) override {
@@ -92,8 +105,7 @@ class WebSocketSession : public WebSocketConnection,
     begin_close_locked(code, std::move(reason));
   }
 
-  /// Ends the connection's handlers from outside the strand, once no I/O thread runs.
-  void finish_stopped() { finish("server stopped", false); }
+  void finish_stopped() override { finish("server stopped", false); }
 
  private:
   void on_accept(beast::error_code ec) {
@@ -113,7 +125,7 @@ class WebSocketSession : public WebSocketConnection,
 
   void read() {
     ws_.async_read(read_buffer_,
-                   beast::bind_front_handler(&WebSocketSession::on_read, shared_from_this()));
+                   beast::bind_front_handler(&WebSocketSessionOn::on_read, shared_from_this()));
   }
 
   void on_read(beast::error_code ec, std::size_t /*bytes*/) {
@@ -161,7 +173,7 @@ class WebSocketSession : public WebSocketConnection,
       lock.unlock();
       ws_.text(true);
       ws_.async_write(net::buffer(in_flight_),
-                      beast::bind_front_handler(&WebSocketSession::on_write, shared_from_this()));
+                      beast::bind_front_handler(&WebSocketSessionOn::on_write, shared_from_this()));
       return;
     }
     if (closing_ && !close_sent_) {
@@ -170,7 +182,7 @@ class WebSocketSession : public WebSocketConnection,
       reason.code = close_code_;
       reason.reason = close_reason_;
       lock.unlock();
-      ws_.async_close(reason, beast::bind_front_handler(&WebSocketSession::on_closed,
+      ws_.async_close(reason, beast::bind_front_handler(&WebSocketSessionOn::on_closed,
                                                         shared_from_this()));
       return;
     }
@@ -224,7 +236,7 @@ class WebSocketSession : public WebSocketConnection,
   }
 
   WebSocketHub& hub_;
-  websocket::stream<beast::tcp_stream> ws_;
+  websocket::stream<Stream> ws_;
   bhttp::request<bhttp::string_body> request_;
   WebSocketRoute route_;
   std::function<void(const std::string&)> log_;
@@ -289,7 +301,15 @@ void WebSocketHub::finish_all() {
 void accept_websocket(WebSocketHub& hub, beast::tcp_stream stream,
                       bhttp::request<bhttp::string_body> request, WebSocketRoute route,
                       std::function<void(const std::string&)> log) {
-  auto session = std::make_shared<detail::WebSocketSession>(
+  auto session = std::make_shared<detail::WebSocketSessionOn<beast::tcp_stream>>(
+      hub, std::move(stream), std::move(request), std::move(route), std::move(log));
+  session->start();
+}
+
+void accept_websocket(WebSocketHub& hub, beast::ssl_stream<beast::tcp_stream> stream,
+                      bhttp::request<bhttp::string_body> request, WebSocketRoute route,
+                      std::function<void(const std::string&)> log) {
+  auto session = std::make_shared<detail::WebSocketSessionOn<beast::ssl_stream<beast::tcp_stream>>>(
       hub, std::move(stream), std::move(request), std::move(route), std::move(log));
   session->start();
 }

@@ -1,0 +1,234 @@
+// Handlers off the I/O threads (issue 22): a request that waits (a slow page, a stub's delay)
+// must not make other requests wait. Latency bounds here are behaviour, set generously (a
+// loaded CI machine, sanitizers); the figures themselves are printed and measured in bench/.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include "http/worker_pool.hpp"
+#include "mock_fixture.hpp"
+
+using webdata::testing::RunningMock;
+using json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+namespace {
+
+struct Timed {
+  int status = 0;
+  std::string body;
+  milliseconds took{0};
+};
+
+// One request on its own connection, timed from connect to the last byte of the answer.
+Timed call(unsigned short port, const std::string& method, const std::string& target,
+           const std::string& body = "") {
+  namespace beast = boost::beast;
+  namespace http = beast::http;
+  namespace net = boost::asio;
+  Timed out;
+  const auto start = Clock::now();
+  net::io_context ioc;
+  beast::tcp_stream stream(ioc);
+  stream.expires_after(std::chrono::seconds(60));
+  beast::error_code ec;
+  stream.connect({net::ip::make_address("127.0.0.1"), port}, ec);
+  if (ec) return out;
+  http::request<http::string_body> req{http::string_to_verb(method), target, 11};
+  req.set(http::field::host, "127.0.0.1");
+  req.set(http::field::authorization, "Bearer test-key");
+  if (!body.empty()) {
+    req.set(http::field::content_type, "application/json");
+    req.body() = body;
+  }
+  req.prepare_payload();
+  http::write(stream, req, ec);
+  beast::flat_buffer buffer;
+  http::response<http::string_body> res;
+  if (!ec) http::read(stream, buffer, res, ec);
+  out.took = std::chrono::duration_cast<milliseconds>(Clock::now() - start);
+  if (ec) return out;
+  out.status = static_cast<int>(res.result_int());
+  out.body = std::move(res.body());
+  return out;
+}
+
+std::string scrape_body(const std::string& url) {
+  return json{{"url", url}, {"formats", {"markdown"}}}.dump();
+}
+
+}  // namespace
+
+TEST_CASE("with 16 scrapes of a 5 s page in flight, health and a cache hit answer at once",
+          "[http][workers]") {
+  RunningMock mock;  // default threads and workers
+  const auto port = mock.server().port();
+  const std::string cached = scrape_body("https://docs.example.test/");
+  REQUIRE(call(port, "POST", "/v2/scrape", cached).status == 200);  // now in the page cache
+
+  std::vector<std::thread> slow;
+  std::atomic<int> slow_ok{0};
+  std::atomic<long long> first_slow_done_ms{-1};
+  const auto begin = Clock::now();
+  for (int i = 0; i < 16; ++i) {
+    slow.emplace_back([&, i] {
+      // Distinct hosts: sixteen separate fetches of a page that answers after 5 s.
+      const auto r = call(port, "POST", "/v2/scrape",
+                          scrape_body("https://delay-5000.slow" + std::to_string(i) +
+                                      ".synthetic.test/"));
+      const auto at = std::chrono::duration_cast<milliseconds>(Clock::now() - begin).count();
+      long long none = -1;
+      first_slow_done_ms.compare_exchange_strong(none, at);
+      if (r.status == 200) ++slow_ok;
+    });
+  }
+  std::this_thread::sleep_for(milliseconds(500));  // all sixteen connected and waiting
+
+  const auto health = call(port, "GET", "/health");
+  const auto hit = call(port, "POST", "/v2/scrape", cached);
+  const auto health_done_ms =
+      std::chrono::duration_cast<milliseconds>(Clock::now() - begin).count();
+  for (auto& t : slow) t.join();
+
+  INFO("GET /health took " << health.took.count() << " ms, the cache hit "
+                           << hit.took.count() << " ms; first slow scrape done at "
+                           << first_slow_done_ms.load() << " ms");
+  CHECK(health.status == 200);
+  CHECK(hit.status == 200);
+  CHECK(json::parse(hit.body)["data"]["metadata"]["cacheState"] == "hit");
+  // Answered while every slow scrape was still waiting for its page ...
+  CHECK(health_done_ms < first_slow_done_ms.load());
+  CHECK(first_slow_done_ms.load() >= 4500);
+  // ... and promptly: before the worker pool, health waited seconds behind the slow pages.
+  CHECK(health.took < milliseconds(1000));
+  CHECK(hit.took < milliseconds(1000));
+  CHECK(slow_ok == 16);
+  WARN("health " << health.took.count() << " ms, cache hit " << hit.took.count()
+                 << " ms with 16 slow scrapes in flight");
+}
+
+TEST_CASE("a stub's fixedDelayMilliseconds is a timer: it holds no handler thread",
+          "[http][workers]") {
+  auto config = RunningMock::quiet_config();
+  config.server.threads = 1;
+  config.server.workers = 1;  // a sleeping delay would take the only handler thread
+  RunningMock mock(config);
+  const auto port = mock.server().port();
+  const json mapping = {
+      {"request", {{"method", "GET"}, {"url", "/v2/late"}}},
+      {"response", {{"status", 200}, {"body", "late"}, {"fixedDelayMilliseconds", 3000}}}};
+  REQUIRE(call(port, "POST", "/__admin/mappings", mapping.dump()).status == 201);
+
+  std::vector<std::thread> late;
+  std::vector<Timed> late_results(4);
+  for (int i = 0; i < 4; ++i) {
+    late.emplace_back([&, i] { late_results[i] = call(port, "GET", "/v2/late"); });
+  }
+  std::this_thread::sleep_for(milliseconds(300));
+  // An API answer that goes through the (single) handler thread.
+  const auto other = call(port, "GET", "/v2/crawl/7d4c8c0e-0000-4000-8000-000000000000");
+  for (auto& t : late) t.join();
+
+  INFO("other request took " << other.took.count() << " ms");
+  CHECK(other.status == 404);
+  CHECK(other.took < milliseconds(1000));
+  for (const auto& r : late_results) {
+    CHECK(r.status == 200);
+    CHECK(r.body == "late");
+    CHECK(r.took >= milliseconds(2900));  // the delay is still served in full
+  }
+}
+
+TEST_CASE("the worker pool grows on demand up to its bound, then queues",
+          "[http][workers]") {
+  webdata::mock::http::WorkerPool pool(3);
+  CHECK(pool.threads() == 0);
+  std::atomic<int> running{0};
+  std::atomic<int> peak{0};
+  std::atomic<bool> release{false};
+  std::vector<int> order;
+  std::mutex order_mutex;
+  for (int i = 0; i < 6; ++i) {
+    pool.submit([&, i] {
+      {
+        std::lock_guard<std::mutex> lock(order_mutex);
+        order.push_back(i);  // the order tasks start in
+      }
+      const int now = ++running;
+      int seen = peak.load();
+      while (now > seen && !peak.compare_exchange_weak(seen, now)) {
+      }
+      while (!release) std::this_thread::sleep_for(milliseconds(1));
+      --running;
+    });
+  }
+  const auto deadline = Clock::now() + std::chrono::seconds(10);
+  while (pool.busy() < 3 && Clock::now() < deadline) std::this_thread::sleep_for(milliseconds(1));
+  CHECK(pool.threads() == 3);  // bounded
+  CHECK(pool.busy() == 3);
+  {
+    std::lock_guard<std::mutex> lock(order_mutex);
+    REQUIRE(order.size() == 3);  // the other three wait in the queue
+    CHECK(std::set<int>(order.begin(), order.end()) == std::set<int>{0, 1, 2});
+  }
+  release = true;
+  pool.stop();  // runs what is queued, then joins
+  CHECK(order.size() == 6);
+  CHECK(peak.load() == 3);
+  // The queued tasks started only once threads were free.
+  REQUIRE(order.size() == 6);
+  CHECK(std::set<int>(order.begin() + 3, order.end()) == std::set<int>{3, 4, 5});
+
+  pool.submit([] { FAIL("a task submitted after stop must not run"); });
+}
+
+TEST_CASE("queued tasks run in the order they came", "[http][workers]") {
+  webdata::mock::http::WorkerPool pool(1);
+  std::vector<int> order;  // one thread: no lock needed between the tasks
+  std::atomic<bool> release{false};
+  pool.submit([&] {
+    while (!release) std::this_thread::sleep_for(milliseconds(1));
+  });
+  for (int i = 0; i < 5; ++i) pool.submit([&, i] { order.push_back(i); });
+  release = true;
+  pool.stop();
+  CHECK(order == std::vector<int>{0, 1, 2, 3, 4});
+}
+
+TEST_CASE("stopping the server lets requests in flight on workers and timers finish",
+          "[http][workers]") {
+  auto mock = std::make_unique<RunningMock>();
+  const auto port = mock->server().port();
+  const json mapping = {
+      {"request", {{"method", "GET"}, {"url", "/v2/late"}}},
+      {"response", {{"status", 200}, {"body", "late"}, {"fixedDelayMilliseconds", 800}}}};
+  REQUIRE(call(port, "POST", "/__admin/mappings", mapping.dump()).status == 201);
+
+  Timed slow_scrape;
+  Timed stubbed;
+  std::thread scraper([&] {
+    slow_scrape = call(port, "POST", "/v2/scrape",
+                       scrape_body("https://delay-800.stop.synthetic.test/"));
+  });
+  std::thread stub([&] { stubbed = call(port, "GET", "/v2/late"); });
+  std::this_thread::sleep_for(milliseconds(300));  // both waiting: one on a worker, one on a timer
+  mock.reset();                                     // stop (grace 5 s) and destroy
+  scraper.join();
+  stub.join();
+  CHECK(slow_scrape.status == 200);
+  CHECK(stubbed.status == 200);
+  CHECK(stubbed.body == "late");
+}
