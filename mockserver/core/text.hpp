@@ -9,6 +9,8 @@
 
 namespace webdata::mock {
 
+/// An ASCII digit (unlike std::isdigit: no locale, no undefined behaviour on negative chars).
+inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 /// Case-insensitive ASCII comparison (header names, host names, tag names).
 bool iequals(std::string_view a, std::string_view b);
 /// ASCII lower case; other bytes unchanged.

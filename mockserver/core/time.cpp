@@ -3,10 +3,11 @@
 #include <cstdio>
 #include <ctime>
 
+#include "core/text.hpp"
+
 namespace webdata::mock {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 int digits_at(std::string_view s, std::size_t at, std::size_t n) {
   if (at + n > s.size()) return -1;

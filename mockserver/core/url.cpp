@@ -6,7 +6,6 @@ namespace webdata::mock {
 namespace {
 
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 int default_port(std::string_view scheme) {
   if (scheme == "http" || scheme == "ws") return 80;
