@@ -70,7 +70,8 @@ std::string catchup_message(const jobs::Job& job, std::chrono::system_clock::tim
                {"total", job.total},
                {"completed", job.completed},
                {"creditsUsed", job.credits_used},
-               {"expiresAt", iso8601(job.expires_at_locked(now))}};
+               {"expiresAt", iso8601_seconds(job.expires_at_locked(now))}};
+  if (job.status == "failed") head["success"] = false;
   if (job.error) head["error"] = *job.error;
   std::string body = head.dump(-1, ' ', false, json::error_handler_t::replace);
   body.pop_back();  // the closing brace: the stored documents are spliced in as they are
@@ -138,13 +139,16 @@ void MockServer::add_job_routes() {
                                         {"url", public_base(call.request) + "/" + call.version +
                                                     "/crawl/" + job->id}});
     });
-    api("GET", "/" + v + "/crawl/active", "", [this](ApiCall& call) {
-      json crawls = json::array();
-      for (const auto& job : jobs_->active_crawls(call.team.id)) {
-        crawls.push_back(jobs_->active_entry(*job));
-      }
-      return http::Response::json(200, {{"success", true}, {"crawls", crawls}});
-    });
+    // `ongoing` is the service's older name of `active`; both are registered before {id}.
+    for (const char* name : {"active", "ongoing"}) {
+      api("GET", "/" + v + "/crawl/" + name, "", [this](ApiCall& call) {
+        json crawls = json::array();
+        for (const auto& job : jobs_->active_crawls(call.team.id)) {
+          crawls.push_back(jobs_->active_entry(*job));
+        }
+        return http::Response::json(200, {{"success", true}, {"crawls", crawls}});
+      });
+    }
     add_job_resource_routes("/" + v + "/crawl", JobKind::crawl);
 
     // ---- batch scrape
@@ -204,7 +208,9 @@ std::optional<http::WebSocketRoute> MockServer::watch_crawl(const http::Request&
   const std::string& path = request.path;
   if (path.rfind("/v1/crawl/", 0) != 0 && path.rfind("/v2/crawl/", 0) != 0) return std::nullopt;
   const std::string id = path.substr(std::string("/v1/crawl/").size());
-  if (id.empty() || id.find('/') != std::string::npos || id == "active") return std::nullopt;
+  if (id.empty() || id.find('/') != std::string::npos || id == "active" || id == "ongoing") {
+    return std::nullopt;
+  }
 
   // The key comes as `Authorization: Bearer` or, from clients that cannot set headers (a
   // browser's WebSocket), as the offered subprotocol; an accepted protocol is echoed.
@@ -317,7 +323,8 @@ void MockServer::add_job_resource_routes(const std::string& prefix, jobs::JobKin
   api("DELETE", prefix + "/{id}", "", [this, kind](ApiCall& call) {
     switch (jobs_->cancel(call.params.at("id"), call.team.id, kind)) {
       case JobEngine::CancelOutcome::cancelled:
-        return http::Response::json(200, {{"success", true}, {"status", "cancelled"}});
+        // The service's cancel answer carries no `success` (clients check `status`).
+        return http::Response::json(200, {{"status", "cancelled"}});
       case JobEngine::CancelOutcome::already_finished:
         return http::Response::error(409, "Job already finished");
       case JobEngine::CancelOutcome::expired: return http::Response::error(404, "Job expired");

@@ -47,7 +47,9 @@ struct JobEngine::Runtime {
   std::size_t chunk_bytes = 0;  ///< The chunk limit when the job started (for prefault only).
   int max_discovery_depth = -1;
   std::int64_t limit = 10000;
-  std::int64_t queued = 0;  ///< Pages queued so far (the job's `total`).
+  std::int64_t queued = 0;  ///< Pages queued so far (what the crawl `limit` counts).
+  /// Pages that failed: the job's `total` leaves them out, as the service's does.
+  std::int64_t failed = 0;
   json scrape_options = json::object();
 };
 
@@ -381,7 +383,7 @@ void JobEngine::offer_locked(Runtime& runtime, const std::string& text, int dept
   ++runtime.queued;
   {
     std::lock_guard<std::mutex> job_lock(job.mutex);
-    job.total = runtime.queued;
+    job.total = runtime.queued - runtime.failed;
   }
   runtime.pending.push_back(Task{target.str(), depth, false});
 }
@@ -414,7 +416,7 @@ void JobEngine::scrape_page(Runtime& runtime, const Task& task) {
     std::lock_guard<std::mutex> lock(mutex_);
     --runtime.queued;  // a blocked page is not a page of the crawl
     std::lock_guard<std::mutex> job_lock(job.mutex);
-    job.total = runtime.queued;
+    job.total = runtime.queued - runtime.failed;
     job.robots_blocked.push_back(task.url);
     if (persistence_) persistence_->add_robots_blocked(job.id, task.url);
     return;
@@ -424,20 +426,24 @@ void JobEngine::scrape_page(Runtime& runtime, const Task& task) {
   scrape::Outcome outcome = scraper_.scrape(options, job.version, *runtime.team);
 
   if (outcome.failure) {
+    // A failed page is listed by the errors endpoint and leaves `total`. When it is the start
+    // page of a crawl, the crawl has nothing to follow: it ends failed, with the reason.
     const bool start_unreachable =
-        job.kind == JobKind::crawl && task.depth == 0 && task.url == runtime.scope->start().str() &&
-        (outcome.failure->code == "SCRAPE_DNS_RESOLUTION_ERROR" ||
-         outcome.failure->code == "SCRAPE_SITE_ERROR");
+        job.kind == JobKind::crawl && task.depth == 0 && task.url == runtime.scope->start().str();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      std::lock_guard<std::mutex> job_lock(job.mutex);
+      if (job.terminal_locked()) return;
+      ++runtime.failed;
+      job.total = runtime.queued - runtime.failed;
+      JobError error{uuid4(), iso8601(clock_.now()), task.url, outcome.failure->code,
+                     outcome.failure->message};
+      if (persistence_) persistence_->add_error(job.id, error);
+      job.errors.push_back(std::move(error));
+    }
     if (start_unreachable) {
       fail_job(runtime, "The start URL could not be reached: " + outcome.failure->message);
-      return;
     }
-    std::lock_guard<std::mutex> job_lock(job.mutex);
-    if (job.terminal_locked()) return;
-    JobError error{uuid4(), iso8601(clock_.now()), task.url, outcome.failure->code,
-                   outcome.failure->message};
-    if (persistence_) persistence_->add_error(job.id, error);
-    job.errors.push_back(std::move(error));
     return;
   }
 
@@ -556,7 +562,10 @@ std::string JobEngine::status_body(const Job& job, std::size_t skip, std::size_t
                {"total", job.total},
                {"completed", job.completed},
                {"creditsUsed", job.credits_used},
-               {"expiresAt", iso8601(job.expires_at_locked(clock_.now()))}};
+               {"expiresAt", iso8601_seconds(job.expires_at_locked(clock_.now()))}};
+  // A failed job (its start URL could not be fetched, or it ran out of credits) answers 200 with
+  // `success: false` and the reason in `error`, as the service does.
+  if (job.status == "failed") head["success"] = false;
   if (chunk.more || !job.terminal_locked()) {
     const bool repeat = settings_.fault_repeat_skip && chunk.end > chunk.begin;
     std::string next = next_base + "?skip=" + std::to_string(chunk.end - (repeat ? 1 : 0));
@@ -592,6 +601,10 @@ json JobEngine::errors_body(const Job& job) const {
 json JobEngine::active_entry(const Job& job) const {
   json options = job.options;
   for (const char* key : {"url", "webhook", "origin", "integration"}) options.erase(key);
+  // The service lists the crawler's path filters even when the request left them out.
+  for (const char* key : {"includePaths", "excludePaths"}) {
+    if (!options.contains(key)) options[key] = json::array();
+  }
   if (!options.contains("scrapeOptions")) options["scrapeOptions"] = json::object();
   return {{"id", job.id},
           {"teamId", job.team_id},

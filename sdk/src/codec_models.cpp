@@ -720,6 +720,10 @@ Result<StatusChunk> StatusChunk::scan(std::string body) {
 bool StatusChunk::reports_failure() const {
   if (!rest_.is_object()) return false;
   const auto it = rest_.find("success");
+  // A failed job answers 200 with `success: false` *and* `status: "failed"` (and its `error`):
+  // that is the job's state, read like any other; without a status it is an API error.
+  const auto status = rest_.find("status");
+  if (status != rest_.end() && status->is_string()) return false;
   return it != rest_.end() && *it == false;
 }
 

@@ -16,6 +16,10 @@ struct AgentRequest {
   std::optional<std::vector<std::string>> urls;  ///< Start from these pages.
   std::optional<Json> schema;                    ///< Shape of the wanted result.
   std::optional<int> max_credits;
+  std::optional<std::string> model;   ///< "spark-1-pro", "spark-1-mini" or "spark-2"
+  std::optional<std::string> effort;  ///< "low", "medium" or "high"
+  /// Read only the given `urls`, never pages found by searching.
+  std::optional<bool> strict_constrain_to_urls;
   std::optional<std::string> origin;
   std::optional<std::string> integration;
 };
