@@ -315,7 +315,6 @@ void search_fields(IO& io, S& s) {
   io("country", s.country);
   io("timeout", s.timeout);
   io("ignoreInvalidURLs", s.ignore_invalid_urls);
-  io("highlights", s.highlights);
   io("scrapeOptions", s.scrape_options);
   io("origin", s.origin);
   io("integration", s.integration);
@@ -349,12 +348,14 @@ void read_typed_list(Reader& r, const char* key, std::optional<std::vector<E>>& 
 void decode(const json& j, SearchRequest& out, const Path& p) {
   Reader r(j, p);
   search_fields(r, out);
+  r("highlights", out.highlights);  // v2 only
   read_typed_list(r, "sources", out.sources, p);
   read_typed_list(r, "categories", out.categories, p);
 }
 json encode(const SearchRequest& v) {
   Writer w;
   search_fields(w, v);
+  w("highlights", v.highlights);
   w("sources", v.sources);
   w("categories", v.categories);
   return std::move(w.out);
