@@ -218,6 +218,19 @@ nlohmann::json cross_field_issues(const std::string& schema, const nlohmann::jso
   if (!body.is_object()) return issues;
   const std::string version = schema.substr(0, 2);
   const std::string name = schema.substr(3);
+  // The page URL must be an absolute http(s) URL (the schema's `uri` format is wider). Batch
+  // `urls` are checked by the handler, which may drop bad ones (`ignoreInvalidURLs`).
+  if (takes_page_urls(schema) && body.contains("url") && body.at("url").is_string() &&
+      !parse_http_url(body.at("url").get<std::string>())) {
+    const std::string url = body.at("url").get<std::string>();
+    const auto sep = url.find("://");
+    const bool other_scheme = sep != std::string::npos && url.compare(0, 4, "http") != 0;
+    issues.push_back({{"code", "invalid_string"},
+                      {"validation", other_scheme ? "regex" : "url"},
+                      {"path", {"url"}},
+                      {"message", other_scheme ? "URL uses unsupported protocol" : "Invalid URL"}});
+    return issues;
+  }
   if (name == "scrape.request") {
     // v1 scrape defaults `timeout` to 30 s; v2 and batch scrape set none.
     scrape_option_rules(body, nlohmann::json::array(), version, version == "v1" ? 30000 : 0,

@@ -617,9 +617,17 @@ Outcome Scraper::scrape(const json& options, const std::string& version, const T
           formats::highlights(document, extract, wanted_highlights.value("query", ""));
     }
     if (formats.has("rawBase64")) data["rawBase64"] = base64_encode(document.raw_html());
-    if (formats.has("audio")) {
-      data["warning"] = "The audio format is not produced by the mock: a page has no audio track "
-                        "it could render without a browser.";
+    // Formats the mock cannot make from a page without a browser or a model: accepted, as the
+    // service accepts them, and named in a `warning` instead of an answer that would be made up.
+    std::vector<std::string> not_made;
+    for (const char* name : {"audio", "video", "product", "menu"}) {
+      if (formats.has(name)) not_made.push_back(name);
+    }
+    if (!not_made.empty()) {
+      std::string names;
+      for (const auto& n : not_made) names += (names.empty() ? "" : ", ") + n;
+      data["warning"] = "The mock does not produce these formats (they need the service's browser "
+                        "or models): " + names;
     }
     // redactPII: personal data in the text formats is replaced (formats/queries.hpp).
     if (options.contains("redactPII")) {

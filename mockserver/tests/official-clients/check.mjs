@@ -76,6 +76,9 @@ await step("sdk scrape: attributes, question, highlights, audio; newer options",
       { type: "question", question: "What does the kettle cost?" },
       { type: "highlights", query: "kettle price" },
       "audio",
+      "product",
+      "menu",
+      "video",
     ],
     lockdown: false,
     redactPII: true,
@@ -87,7 +90,7 @@ await step("sdk scrape: attributes, question, highlights, audio; newer options",
   check(Array.isArray(doc.attributes) && doc.attributes[0].values.length > 0, "attribute values");
   check(typeof doc.answer === "string", "answer");
   check(typeof doc.highlights === "string", "highlights");
-  check(typeof doc.warning === "string", "a warning for audio");
+  check(typeof doc.warning === "string" && doc.warning.includes("audio"), "a warning for audio");
   const raw = await app.scrape(page, { formats: ["rawBase64"] });
   check(typeof raw.rawBase64 === "string", "rawBase64");
 });
