@@ -7,7 +7,9 @@ set -euo pipefail
 
 mock_binary="$1"
 work="$2"
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+self="${BASH_SOURCE[0]}"
+[[ "$self" == */* ]] || self="./$self"
+here="$(cd "${self%/*}" && pwd)"
 key="fc-0123456789abcdef0123456789abcdef"
 
 if ! command -v node >/dev/null 2>&1; then
