@@ -142,6 +142,17 @@ std::vector<std::string> format_names(const nlohmann::json& options) {
   return names;
 }
 
+/// A duration field as milliseconds, held to [0, 10^12] so that sums cannot overflow (the schema
+/// sets no maximum on some of them); `fallback` when absent or not an integer.
+std::int64_t millis(const nlohmann::json& object, const char* key, std::int64_t fallback) {
+  constexpr std::int64_t kCap = 1000000000000;
+  const auto it = object.find(key);
+  if (it == object.end()) return fallback;
+  if (it->is_number_unsigned()) return std::min<std::uint64_t>(it->get<std::uint64_t>(), kCap);
+  if (it->is_number_integer()) return std::clamp<std::int64_t>(it->get<std::int64_t>(), 0, kCap);
+  return fallback;
+}
+
 /// The real service's rules between fields of one set of scrape options (the texts are the
 /// service's). They run only on options the schema accepted, as the service's refinements do.
 /// `default_timeout` is the timeout the version applies when none is sent (0: none).
@@ -153,8 +164,8 @@ void scrape_option_rules(const nlohmann::json& options, const nlohmann::json& pr
   const auto count = [&](const std::string& name) {
     return std::count(names.begin(), names.end(), name);
   };
-  const std::int64_t wait_for = options.value("waitFor", std::int64_t{0});
-  const std::int64_t timeout = options.value("timeout", default_timeout);
+  const std::int64_t wait_for = millis(options, "waitFor", 0);
+  const std::int64_t timeout = millis(options, "timeout", default_timeout);
   if (timeout > 0 && wait_for > timeout / 2) {
     issues.push_back(custom_issue(child_path(prefix, "waitFor"),
                                   "waitFor must not exceed half of timeout"));
@@ -173,8 +184,8 @@ void scrape_option_rules(const nlohmann::json& options, const nlohmann::json& pr
                          "Either 'milliseconds' or 'selector' must be provided, but not both."));
       }
       // A selector wait counts as one second, as the service counts it.
-      if (ms && action.at("milliseconds").is_number_integer()) {
-        total_wait += action.at("milliseconds").get<std::int64_t>();
+      if (ms) {
+        total_wait += millis(action, "milliseconds", 0);
       } else if (selector) {
         total_wait += 1000;
       }

@@ -106,6 +106,13 @@ TEST_CASE_METHOD(Fixture, "cross-field rules of scrape options", "[fidelity][val
                                      {"actions", {{{"type", "wait"}, {"milliseconds", 30000}},
                                                   {{"type", "wait"}, {"selector", "h1"}}}}}),
              "Total wait time (waitFor + wait actions) cannot exceed 60 seconds", {"actions"});
+  // Durations near the integer limits are refused, not summed into an overflow.
+  const auto huge = api.post_text(
+      "/v2/scrape",
+      R"({"url":"http://shop.test/desk","timeout":1000,"waitFor":18446744073709551615,)"
+      R"("actions":[{"type":"wait","milliseconds":9223372036854775807},)"
+      R"({"type":"wait","milliseconds":9223372036854775807}]})");
+  CHECK(huge.status == 400);
   // A wait action has exactly one of milliseconds and selector.
   check_rule(api.post("/v2/scrape",
                       {{"url", url},
