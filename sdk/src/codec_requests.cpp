@@ -238,13 +238,23 @@ void decode(const json& j, Parser& out, const Path& p) {
   r.req("type", out.type);
   r("maxPages", out.max_pages);
   r("mode", out.mode);
+  r("pages", out.pages);
+  r("pageMarkdown", out.page_markdown);
+  r("blocks", out.blocks);
+  r("pageMarkers", out.page_markers);
 }
 json encode(const Parser& v) {
-  if (!v.max_pages && !v.mode) return v.type;
+  if (!v.max_pages && !v.mode && !v.pages && !v.page_markdown && !v.blocks && !v.page_markers) {
+    return v.type;
+  }
   Writer w;
   w.out["type"] = v.type;
   w("maxPages", v.max_pages);
   w("mode", v.mode);
+  w("pages", v.pages);
+  w("pageMarkdown", v.page_markdown);
+  w("blocks", v.blocks);
+  w("pageMarkers", v.page_markers);
   return std::move(w.out);
 }
 

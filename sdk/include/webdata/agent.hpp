@@ -37,6 +37,7 @@ struct AgentResult {
   std::optional<int> credits_used;
   std::optional<std::string> error;     ///< Set when the job failed.
   std::optional<Timestamp> expires_at;  ///< Job form only.
+  std::optional<std::string> model;     ///< The model the request named.
   Extras extras;
 };
 

@@ -19,6 +19,10 @@ struct Parser {
   std::string type = "pdf";
   std::optional<int> max_pages;
   std::optional<std::string> mode;  ///< pdf: "fast", "auto" or "ocr"
+  std::optional<bool> pages;         ///< pdf: per-page markdown
+  std::optional<bool> page_markdown;  ///< pdf: older name of `pages`
+  std::optional<bool> blocks;        ///< pdf: per-page layout blocks
+  std::optional<bool> page_markers;  ///< pdf: page markers in the markdown
 
   Parser() = default;
   Parser(const char* parser_type) : type(parser_type) {}  // NOLINT(google-explicit-constructor)
