@@ -119,13 +119,16 @@ void MockServer::add_job_routes() {
                                         {"url", public_base(call.request) + "/" + call.version +
                                                     "/crawl/" + job->id}});
     });
-    api("GET", "/" + v + "/crawl/active", "", [this](ApiCall& call) {
-      json crawls = json::array();
-      for (const auto& job : jobs_->active_crawls(call.team.id)) {
-        crawls.push_back(jobs_->active_entry(*job));
-      }
-      return http::Response::json(200, {{"success", true}, {"crawls", crawls}});
-    });
+    // `ongoing` is the service's older name of `active`; both are registered before {id}.
+    for (const char* name : {"active", "ongoing"}) {
+      api("GET", "/" + v + "/crawl/" + name, "", [this](ApiCall& call) {
+        json crawls = json::array();
+        for (const auto& job : jobs_->active_crawls(call.team.id)) {
+          crawls.push_back(jobs_->active_entry(*job));
+        }
+        return http::Response::json(200, {{"success", true}, {"crawls", crawls}});
+      });
+    }
     add_job_resource_routes("/" + v + "/crawl", JobKind::crawl);
 
     // ---- batch scrape
@@ -185,7 +188,9 @@ std::optional<http::WebSocketRoute> MockServer::watch_crawl(const http::Request&
   const std::string& path = request.path;
   if (path.rfind("/v1/crawl/", 0) != 0 && path.rfind("/v2/crawl/", 0) != 0) return std::nullopt;
   const std::string id = path.substr(std::string("/v1/crawl/").size());
-  if (id.empty() || id.find('/') != std::string::npos || id == "active") return std::nullopt;
+  if (id.empty() || id.find('/') != std::string::npos || id == "active" || id == "ongoing") {
+    return std::nullopt;
+  }
 
   // The key comes as `Authorization: Bearer` or, from clients that cannot set headers (a
   // browser's WebSocket), as the offered subprotocol; an accepted protocol is echoed.
@@ -300,7 +305,8 @@ void MockServer::add_job_resource_routes(const std::string& prefix, jobs::JobKin
   api("DELETE", prefix + "/{id}", "", [this, kind](ApiCall& call) {
     switch (jobs_->cancel(call.params.at("id"), call.team.id, kind)) {
       case JobEngine::CancelOutcome::cancelled:
-        return http::Response::json(200, {{"success", true}, {"status", "cancelled"}});
+        // The service's cancel answer carries no `success` (clients check `status`).
+        return http::Response::json(200, {{"status", "cancelled"}});
       case JobEngine::CancelOutcome::already_finished:
         return http::Response::error(409, "Job already finished");
       case JobEngine::CancelOutcome::expired: return http::Response::error(404, "Job expired");

@@ -91,6 +91,9 @@ http::Response MockServer::run_api(const http::Request& request, const http::Pat
 
   const std::string version = request.path.rfind("/v1/", 0) == 0 ? "v1" : "v2";
   if (!schema.empty()) {
+    // A deployment reads a body as JSON only when it is sent as JSON; any other body never
+    // reaches its validation as data, so a client that forgets the header must fail here too.
+    if (auto refused = check_content_type(request)) return *refused;
     if (!accepted) {
       if (auto refused = validate_request(schema, body)) return *refused;
       remember_accepted(schema, request.body, body);
@@ -188,7 +191,42 @@ std::optional<http::Response> MockServer::require_credits(const Team& team,
                std::to_string(std::max<std::int64_t>(balance, 0)) + " left.");
 }
 
+namespace {
+
+/// Browser apps call deployments directly (they answer every origin): a preflight gets the
+/// methods and the headers the browser asked for, and every answer allows any origin.
+http::Response preflight(const http::Request& request) {
+  http::Response response;
+  response.status = 204;
+  response.set_header("Access-Control-Allow-Methods", "GET,HEAD,PUT,PATCH,POST,DELETE");
+  const auto asked = request.header("Access-Control-Request-Headers");
+  if (asked && !asked->empty()) response.set_header("Access-Control-Allow-Headers", *asked);
+  response.set_header("Vary", "Access-Control-Request-Headers");
+  return response;
+}
+
+http::Response with_cors(http::Response response) {
+  if (!response.header("Access-Control-Allow-Origin")) {
+    response.set_header("Access-Control-Allow-Origin", "*");
+  }
+  return response;
+}
+
+}  // namespace
+
 http::Response MockServer::handle(const http::Request& request) {
+  if (request.method == "OPTIONS" && request.path.rfind("/__admin", 0) != 0) {
+    // API stubs may answer a preflight themselves (a test of a CORS failure); otherwise the
+    // service's own answer.
+    std::optional<http::Response> stubbed = match_api_stub(request);
+    http::Response response = with_cors(stubbed ? std::move(*stubbed) : preflight(request));
+    journal_.record(request, response.status, stubbed.has_value(), clock_.now());
+    return response;
+  }
+  return with_cors(handle_request(request));
+}
+
+http::Response MockServer::handle_request(const http::Request& request) {
   if (request.path.rfind("/__admin", 0) == 0) {
     if (!config_.admin) {
       return http::Response::error(404, "Route not found: " + request.method + " " +

@@ -85,6 +85,8 @@ class MockServer {
   /// answer (400 with field-level details) when it is refused.
   std::optional<http::Response> validate_request(const std::string& schema,
                                                  nlohmann::json& body) const;
+  /// 400 when a request with a body does not send it as `application/json`.
+  static std::optional<http::Response> check_content_type(const http::Request& request);
   /// Accepted request bodies by schema and exact text, with their defaults applied: validation
   /// is a pure function of the two, and it was the largest part of a cached scrape after the
   /// content work was cached (bench/analysis.md). Bounded; see validation.cpp.
@@ -97,6 +99,8 @@ class MockServer {
   /// 409 when the team already used this x-idempotency-key, 400 when it is not a UUID.
   std::optional<http::Response> check_idempotency(const http::Request& request,
                                                   const Team& team);
+  /// Everything but CORS: admin, API stubs, the API.
+  http::Response handle_request(const http::Request& request);
   void add_routes();
   void add_scrape_routes();
   /// POST /v1|v2/search, POST /v2/agent, GET /v2/agent/{id} (app/search_routes.cpp).

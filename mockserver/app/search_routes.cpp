@@ -30,6 +30,7 @@ class AgentRuns {
     json data;
     std::int64_t credits = 0;
     std::chrono::system_clock::time_point expires_at;
+    std::string model;  ///< As requested; the status reports it.
   };
   enum class Lookup { found, missing, expired };
 
@@ -300,7 +301,10 @@ void MockServer::add_search_routes() {
     }
     const std::string id = uuid4();
     const auto expires = clock_.now() + std::chrono::hours(24);
-    runs->add(id, {call.team.id, data, credits, expires});
+    // `model` and `effort` choose the service's model and its effort; the mock answers the
+    // same way for each and reports the model. `strictConstrainToURLs` is how the mock always
+    // reads given `urls` (only those pages).
+    runs->add(id, {call.team.id, data, credits, expires, call.body.value("model", "spark-1-pro")});
     return http::Response::json(
         200, {{"success", true}, {"id", id}, {"data", data}, {"creditsUsed", credits}});
   });
@@ -317,9 +321,10 @@ void MockServer::add_search_routes() {
     }
     return http::Response::json(200, {{"success", true},
                                       {"status", "completed"},
+                                      {"model", run.model},
                                       {"data", run.data},
                                       {"creditsUsed", run.credits},
-                                      {"expiresAt", iso8601(run.expires_at)}});
+                                      {"expiresAt", iso8601_seconds(run.expires_at)}});
   });
 }
 

@@ -47,7 +47,9 @@ struct JobEngine::Runtime {
   std::size_t chunk_bytes = 0;  ///< The chunk limit when the job started (for prefault only).
   int max_discovery_depth = -1;
   std::int64_t limit = 10000;
-  std::int64_t queued = 0;  ///< Pages queued so far (the job's `total`).
+  std::int64_t queued = 0;  ///< Pages queued so far (what the crawl `limit` counts).
+  /// Pages that failed: the job's `total` leaves them out, as the service's does.
+  std::int64_t failed = 0;
   json scrape_options = json::object();
   std::string api_key;  ///< The key that started the job: its pages are billed to it.
 };
@@ -390,7 +392,7 @@ void JobEngine::offer_locked(Runtime& runtime, const std::string& text, int dept
   }
   if (runtime.queued >= runtime.limit) return;
   ++runtime.queued;
-  job.lock()->total = runtime.queued;
+  job.lock()->total = runtime.queued - runtime.failed;
   runtime.pending.push_back(Task{target.str(), depth, false});
 }
 
@@ -422,7 +424,7 @@ void JobEngine::scrape_page(Runtime& runtime, const Task& task) {
     std::lock_guard<std::mutex> lock(mutex_);
     --runtime.queued;  // a blocked page is not a page of the crawl
     const auto progress = job.lock();
-    progress->total = runtime.queued;
+    progress->total = runtime.queued - runtime.failed;
     progress->robots_blocked.push_back(task.url);
     if (persistence_) persistence_->add_robots_blocked(job.id, task.url);
     return;
@@ -432,20 +434,24 @@ void JobEngine::scrape_page(Runtime& runtime, const Task& task) {
   scrape::Outcome outcome = scraper_.scrape(options, job.version, *runtime.team);
 
   if (outcome.failure) {
+    // A failed page is listed by the errors endpoint and leaves `total`. When it is the start
+    // page of a crawl, the crawl has nothing to follow: it ends failed, with the reason.
     const bool start_unreachable =
-        job.kind == JobKind::crawl && task.depth == 0 && task.url == runtime.scope->start().str() &&
-        (outcome.failure->code == "SCRAPE_DNS_RESOLUTION_ERROR" ||
-         outcome.failure->code == "SCRAPE_SITE_ERROR");
+        job.kind == JobKind::crawl && task.depth == 0 && task.url == runtime.scope->start().str();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      const auto progress = job.lock();
+      if (progress->terminal()) return;
+      ++runtime.failed;
+      progress->total = runtime.queued - runtime.failed;
+      JobError error{uuid4(), iso8601(clock_.now()), task.url, outcome.failure->code,
+                     outcome.failure->message};
+      if (persistence_) persistence_->add_error(job.id, error);
+      progress->errors.push_back(std::move(error));
+    }
     if (start_unreachable) {
       fail_job(runtime, "The start URL could not be reached: " + outcome.failure->message);
-      return;
     }
-    const auto progress = job.lock();
-    if (progress->terminal()) return;
-    JobError error{uuid4(), iso8601(clock_.now()), task.url, outcome.failure->code,
-                   outcome.failure->message};
-    if (persistence_) persistence_->add_error(job.id, error);
-    progress->errors.push_back(std::move(error));
     return;
   }
 
@@ -587,7 +593,10 @@ std::string JobEngine::status_body_locked(const JobProgress& progress, const Chu
                {"total", progress.total},
                {"completed", progress.completed},
                {"creditsUsed", progress.credits_used},
-               {"expiresAt", iso8601(progress.expires_at(clock_.now()))}};
+               {"expiresAt", iso8601_seconds(progress.expires_at(clock_.now()))}};
+  // A failed job (its start URL could not be fetched, or it ran out of credits) answers 200 with
+  // `success: false` and the reason in `error`, as the service does.
+  if (progress.status == JobState::failed) head["success"] = false;
   if (next) head["next"] = *next;
   if (progress.error) head["error"] = *progress.error;
   // The documents are already serialized: splice them in rather than parse them again.
@@ -618,6 +627,10 @@ json JobEngine::errors_body(const Job& job) const {
 json JobEngine::active_entry(const Job& job) const {
   json options = job.options;
   for (const char* key : {"url", "webhook", "origin", "integration"}) options.erase(key);
+  // The service lists the crawler's path filters even when the request left them out.
+  for (const char* key : {"includePaths", "excludePaths"}) {
+    if (!options.contains(key)) options[key] = json::array();
+  }
   if (!options.contains("scrapeOptions")) options["scrapeOptions"] = json::object();
   return {{"id", job.id},
           {"teamId", job.team_id},

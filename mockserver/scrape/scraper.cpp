@@ -13,6 +13,7 @@
 #include "formats/change_tracking.hpp"
 #include "formats/extract.hpp"
 #include "formats/pdf.hpp"
+#include "formats/queries.hpp"
 #include "formats/screenshot.hpp"
 #include "formats/summary.hpp"
 #include "formats/tree.hpp"
@@ -287,7 +288,7 @@ std::optional<Failure> Scraper::check(const json& options, const std::string& ve
                                       const Team& team) const {
   const Formats formats = parse_formats(options.value("formats", json()));
   if (formats.has("changeTracking") && !formats.has("markdown")) {
-    return bad_request("The changeTracking format needs the markdown format in the same request");
+    return bad_request("The changeTracking format requires the markdown format to be specified as well");
   }
   (void)version;
   if (no_llm_) {
@@ -429,14 +430,19 @@ Outcome Scraper::scrape(const json& options, const std::string& version, const T
   // The mock does not sleep for waitFor; it spends it from the timeout, as a browser would.
   const auto fetch_timeout = timeout - wait_for;
 
-  const std::string requested_proxy =
+  std::string requested_proxy =
       options.value("proxy", version == "v1" ? std::string("basic") : std::string("auto"));
+  // `stealth` is the service's older name of the enhanced proxy (v1's only name for it).
+  if (requested_proxy == "stealth") requested_proxy = "enhanced";
   const bool sensitive = (options.contains("headers") && !options.at("headers").empty()) ||
                          (options.contains("actions") && !options.at("actions").empty());
-  const bool zero_retention = options.value("zeroDataRetention", false);
+  // Lockdown: the answer comes from the cache only (any age up to two years unless maxAge says
+  // otherwise), nothing is fetched or stored, as the service documents.
+  const bool lockdown = version == "v2" && options.value("lockdown", false);
+  const bool zero_retention = options.value("zeroDataRetention", false) || lockdown;
   const bool store = options.value("storeInCache", true) && !sensitive && !zero_retention;
-  const auto max_age = std::chrono::milliseconds(
-      options.value("maxAge", version == "v1" ? 0LL : 172800000LL));
+  const auto max_age = std::chrono::milliseconds(options.value(
+      "maxAge", lockdown ? 63072000000LL : version == "v1" ? 0LL : 172800000LL));
   const std::string key = cache_key(options, parsed->str()) + "|" +
                           (requested_proxy == "enhanced" ? "enhanced" : "basic");
 
@@ -444,7 +450,16 @@ Outcome Scraper::scrape(const json& options, const std::string& version, const T
   // The cached page of a hit, or the one this scrape stores: either way the parse and the
   // renderings are made once and kept with it.
   std::shared_ptr<const CachedPage> cached;
-  if (max_age.count() > 0 && !sensitive && !zero_retention) cached = cache_.find(key, now, max_age);
+  if (max_age.count() > 0 && !sensitive && (!zero_retention || lockdown)) {
+    cached = cache_.find(key, now, max_age);
+  }
+  if (lockdown && !cached) {
+    out.failure = Failure{404, "SCRAPE_LOCKDOWN_CACHE_MISS",
+                          "No cached data is available for this request in lockdown mode. "
+                          "Lockdown mode only serves previously cached responses and never makes "
+                          "outbound requests."};
+    return out;
+  }
 
   web::FetchResult fetched;
   std::string proxy_used;
@@ -589,11 +604,57 @@ Outcome Scraper::scrape(const json& options, const std::string& version, const T
   }
   if (version == "v1" && formats.has("extract")) {
     const json spec = options.value("extract", json::object());
-    data["llm_extraction"] =
+    data["extract"] =
         formats::extract(document, extract, spec.value("schema", json()), spec.value("prompt", ""));
     out.credits += 4;
   }
   if (version == "v2" && formats.has("branding")) data["branding"] = formats::branding(document);
+  if (version == "v2") {
+    try {
+      const json wanted = format_entry(format_list, "attributes");
+      if (wanted.is_object()) {
+        data["attributes"] = formats::attributes(document, wanted.value("selectors", json::array()));
+      }
+    } catch (const content::SelectorError& e) {
+      out.failure = bad_request(std::string("Invalid CSS selector in attributes: ") + e.what());
+      return out;
+    }
+    // `query` is the older form of `question`; both answer in `answer`.
+    for (const char* type : {"question", "query"}) {
+      const json wanted = format_entry(format_list, type);
+      if (wanted.is_object()) {
+        data["answer"] = formats::answer(
+            document, extract, wanted.value(std::string(type) == "query" ? "prompt" : "question", ""));
+      }
+    }
+    const json wanted_highlights = format_entry(format_list, "highlights");
+    if (wanted_highlights.is_object()) {
+      data["highlights"] =
+          formats::highlights(document, extract, wanted_highlights.value("query", ""));
+    }
+    if (formats.has("rawBase64")) data["rawBase64"] = base64_encode(document.raw_html());
+    // Formats the mock cannot make from a page without a browser or a model: accepted, as the
+    // service accepts them, and named in a `warning` instead of an answer that would be made up.
+    std::vector<std::string> not_made;
+    for (const char* name : {"audio", "video", "product", "menu"}) {
+      if (formats.has(name)) not_made.push_back(name);
+    }
+    if (!not_made.empty()) {
+      std::string names;
+      for (const auto& n : not_made) names += (names.empty() ? "" : ", ") + n;
+      data["warning"] = "The mock does not produce these formats (they need the service's browser "
+                        "or models): " + names;
+    }
+    // redactPII: personal data in the text formats is replaced (formats/queries.hpp).
+    if (options.contains("redactPII")) {
+      for (const char* field : {"markdown", "html", "summary", "answer", "highlights"}) {
+        if (data.contains(field) && data.at(field).is_string()) {
+          data[field] = formats::redact_pii(data.at(field).get<std::string>(),
+                                            options.at("redactPII"));
+        }
+      }
+    }
+  }
   const bool full_v1 = formats.has("screenshot@fullPage");
   if ((formats.has("screenshot") || full_v1) && no_screenshot_) {
     // --inject-fault no-screenshot: the warning of an engine that cannot take screenshots.

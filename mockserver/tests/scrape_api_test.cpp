@@ -156,8 +156,14 @@ TEST_CASE_METHOD(ScrapeFixture, "a page slower than timeout answers 408", "[scra
   const auto r = api.post("/v2/scrape", {{"url", "http://shop.test/slow"}, {"timeout", 1000}});
   CHECK(r.status == 408);
   CHECK(r.body["code"] == "SCRAPE_TIMEOUT");
+  // waitFor itself may take half of timeout at most (a 400, as the service); waits beyond what
+  // is left of the timeout (waitFor plus wait actions) end the scrape with 408.
+  const auto too_long = api.post("/v2/scrape", {{"url", "http://shop.test/desk"},
+                                                {"timeout", 1000}, {"waitFor", 1000}});
+  CHECK(too_long.status == 400);
   const auto wait = api.post("/v2/scrape", {{"url", "http://shop.test/desk"}, {"timeout", 1000},
-                                            {"waitFor", 1000}});
+                                            {"waitFor", 500},
+                                            {"actions", {{{"type", "wait"}, {"milliseconds", 600}}}}});
   CHECK(wait.status == 408);
 }
 

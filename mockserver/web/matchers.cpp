@@ -495,10 +495,14 @@ void apply_step(const Step& step, const json& node, std::vector<const json*>& ou
       }
       break;
     case Step::Kind::filter:
-      if (node.is_array() || node.is_object()) {
+      // As in WireMock (Jayway JsonPath): a filter on an array tests each element, a filter on
+      // an object tests the object itself (`$[?(@.url =~ /x/)]` on a request body).
+      if (node.is_array()) {
         for (const auto& child : node) {
           if (filter_holds(*step.filter, child)) out.push_back(&child);
         }
+      } else if (node.is_object() && filter_holds(*step.filter, node)) {
+        out.push_back(&node);
       }
       break;
   }
@@ -700,7 +704,7 @@ class MatchesJsonPath final : public ValuePattern {
     const auto found = path_->select(doc);
     if (!sub_) {
       if (found.empty()) return false;
-      // A definite path selecting null, or a filter on one object, does not count as found.
+      // A definite path selecting null does not count as found.
       if (path_->definite()) return !found.front()->is_null();
       return true;
     }

@@ -104,10 +104,10 @@ TEST_CASE("enum values are listed", "[validate]") {
   REQUIRE(issues.size() == 1);
   CHECK(issues[0].code == "invalid_enum_value");
   CHECK(issues[0].path == json{"proxy"});
-  CHECK(issues[0].extra["options"] == json{"basic", "enhanced", "auto"});
+  CHECK(issues[0].extra["options"] == json{"basic", "enhanced", "stealth", "auto"});
   CHECK(issues[0].extra["received"] == "tor");
   CHECK(issues[0].message ==
-        "proxy: Invalid enum value. Expected 'basic' | 'enhanced' | 'auto', received 'tor'");
+        "proxy: Invalid enum value. Expected 'basic' | 'enhanced' | 'stealth' | 'auto', received 'tor'");
 }
 
 TEST_CASE("a format string out of the list names the element", "[validate]") {
@@ -234,7 +234,7 @@ TEST_CASE("issue to_json carries the wire fields", "[validate]") {
   CHECK(wire["code"] == "invalid_enum_value");
   CHECK(wire["path"] == json{"proxy"});
   CHECK(wire["message"] == issues[0].message);
-  CHECK(wire["options"] == json{"basic", "enhanced", "auto"});
+  CHECK(wire["options"] == json{"basic", "enhanced", "stealth", "auto"});
   CHECK(wire["received"] == "tor");
   CHECK(check("common/error", {{"success", false}, {"error", "Bad Request"}, {"details", {wire}}})
             .empty());

@@ -90,6 +90,8 @@ json encode(const E& v) {
   void decode(const json& j, T& out, const Path& p); \
   json encode(const T& v);
 WEBDATA_CODEC(Viewport)
+WEBDATA_CODEC(AttributeSelector)
+WEBDATA_CODEC(BrowserProfile)
 WEBDATA_CODEC(FormatEntry)
 WEBDATA_CODEC(Action)
 WEBDATA_CODEC(Location)

@@ -177,6 +177,10 @@ void document_fields(IO& io, D& d) {
   io("warning", d.warning);
   io("changeTracking", d.change_tracking);
   io("branding", d.branding);
+  io("attributes", d.attributes);
+  io("answer", d.answer);
+  io("highlights", d.highlights);
+  io("rawBase64", d.raw_base64);
 }
 void decode(const json& j, Document& out, const Path& p) {
   Reader r(j, p);
@@ -599,6 +603,7 @@ void decode(const json& j, AgentResult& out, const Path& p) {
   r("creditsUsed", out.credits_used);
   r("error", out.error);
   r("expiresAt", out.expires_at);
+  r("model", out.model);
   r.rest(out.extras);
 }
 json encode(const AgentResult& v) {
@@ -614,6 +619,7 @@ json encode(const AgentResult& v) {
   w("creditsUsed", v.credits_used);
   w("error", v.error);
   w("expiresAt", v.expires_at);
+  w("model", v.model);
   const std::string prefix = kDataPrefix;
   for (const auto& [key, value] : v.extras) {
     if (key.compare(0, prefix.size(), prefix) == 0) {
@@ -726,6 +732,10 @@ Result<StatusChunk> StatusChunk::scan(std::string body) {
 bool StatusChunk::reports_failure() const {
   if (!rest_.is_object()) return false;
   const auto it = rest_.find("success");
+  // A failed job answers 200 with `success: false` *and* `status: "failed"` (and its `error`):
+  // that is the job's state, read like any other; without a status it is an API error.
+  const auto status = rest_.find("status");
+  if (status != rest_.end() && status->is_string()) return false;
   return it != rest_.end() && *it == false;
 }
 

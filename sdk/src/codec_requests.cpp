@@ -24,6 +24,11 @@ void scrape_option_fields(IO& io, S& s) {
   io("proxy", s.proxy);
   io("storeInCache", s.store_in_cache);
   io("zeroDataRetention", s.zero_data_retention);
+  io("onlyCleanContent", s.only_clean_content);
+  io("minAge", s.min_age);
+  io("lockdown", s.lockdown);
+  io("redactPII", s.redact_pii);
+  io("profile", s.profile);
   io("origin", s.origin);
   io("integration", s.integration);
 }
@@ -104,6 +109,27 @@ json encode(const Viewport& v) {
   return json{{"width", v.width}, {"height", v.height}};
 }
 
+void decode(const json& j, AttributeSelector& out, const Path& p) {
+  Reader r(j, p);
+  r.req("selector", out.selector);
+  r.req("attribute", out.attribute);
+}
+json encode(const AttributeSelector& v) {
+  return json{{"selector", v.selector}, {"attribute", v.attribute}};
+}
+
+void decode(const json& j, BrowserProfile& out, const Path& p) {
+  Reader r(j, p);
+  r.req("name", out.name);
+  r("saveChanges", out.save_changes);
+}
+json encode(const BrowserProfile& v) {
+  Writer w;
+  w.out["name"] = v.name;
+  w("saveChanges", v.save_changes);
+  return std::move(w.out);
+}
+
 void decode(const json& j, FormatEntry& out, const Path& p) {
   if (j.is_string()) {
     out = FormatEntry(j.get<std::string>());
@@ -118,6 +144,11 @@ void decode(const json& j, FormatEntry& out, const Path& p) {
   r("viewport", out.viewport);
   r("modes", out.modes);
   r("tag", out.tag);
+  r("checkPromptInjection", out.check_prompt_injection);
+  r("selectors", out.selectors);
+  r("question", out.question);
+  r("query", out.query);
+  r("mode", out.mode);
 }
 json encode(const FormatEntry& v) {
   if (!v.has_options()) return v.type.value();
@@ -130,6 +161,11 @@ json encode(const FormatEntry& v) {
   w("viewport", v.viewport);
   w("modes", v.modes);
   w("tag", v.tag);
+  w("checkPromptInjection", v.check_prompt_injection);
+  w("selectors", v.selectors);
+  w("question", v.question);
+  w("query", v.query);
+  w("mode", v.mode);
   return std::move(w.out);
 }
 
@@ -201,10 +237,25 @@ void decode(const json& j, Parser& out, const Path& p) {
   Reader r(j, p);
   r.req("type", out.type);
   r("maxPages", out.max_pages);
+  r("mode", out.mode);
+  r("pages", out.pages);
+  r("pageMarkdown", out.page_markdown);
+  r("blocks", out.blocks);
+  r("pageMarkers", out.page_markers);
 }
 json encode(const Parser& v) {
-  if (!v.max_pages) return v.type;
-  return json{{"type", v.type}, {"maxPages", *v.max_pages}};
+  if (!v.max_pages && !v.mode && !v.pages && !v.page_markdown && !v.blocks && !v.page_markers) {
+    return v.type;
+  }
+  Writer w;
+  w.out["type"] = v.type;
+  w("maxPages", v.max_pages);
+  w("mode", v.mode);
+  w("pages", v.pages);
+  w("pageMarkdown", v.page_markdown);
+  w("blocks", v.blocks);
+  w("pageMarkers", v.page_markers);
+  return std::move(w.out);
 }
 
 void decode(const json& j, ScrapeOptions& out, const Path& p) {
@@ -307,12 +358,14 @@ void read_typed_list(Reader& r, const char* key, std::optional<std::vector<E>>& 
 void decode(const json& j, SearchRequest& out, const Path& p) {
   Reader r(j, p);
   search_fields(r, out);
+  r("highlights", out.highlights);  // v2 only
   read_typed_list(r, "sources", out.sources, p);
   read_typed_list(r, "categories", out.categories, p);
 }
 json encode(const SearchRequest& v) {
   Writer w;
   search_fields(w, v);
+  w("highlights", v.highlights);
   w("sources", v.sources);
   w("categories", v.categories);
   return std::move(w.out);
@@ -324,6 +377,9 @@ void agent_fields(IO& io, A& a) {
   io("urls", a.urls);
   io("schema", a.schema);
   io("maxCredits", a.max_credits);
+  io("model", a.model);
+  io("effort", a.effort);
+  io("strictConstrainToURLs", a.strict_constrain_to_urls);
   io("origin", a.origin);
   io("integration", a.integration);
 }

@@ -34,7 +34,8 @@ FormatEntry FormatEntry::change_tracking(std::optional<std::vector<std::string>>
 }
 
 bool FormatEntry::has_options() const {
-  return schema || prompt || full_page || quality || viewport || modes || tag;
+  return schema || prompt || full_page || quality || viewport || modes || tag ||
+         check_prompt_injection || selectors || question || query || mode;
 }
 
 Action Action::wait(std::chrono::milliseconds duration) {

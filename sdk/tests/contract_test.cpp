@@ -456,6 +456,40 @@ TEST_CASE("every SDK request, minimal and fully set, validates against its schem
     agent.origin = "webdata-cpp";
     agent.integration = "contract-test";
     check_valid("v2/agent.request", agent);
+    agent.model = "spark-1-mini";
+    agent.effort = "low";
+    agent.strict_constrain_to_urls = true;
+    check_valid("v2/agent.request", agent);
+
+    // The newer fields the official clients send.
+    webdata::ScrapeRequest newer;
+    newer.url = "https://site.test/";
+    webdata::FormatEntry attributes(webdata::FormatType::attributes());
+    attributes.selectors = std::vector<webdata::AttributeSelector>{{"a", "href"}};
+    webdata::FormatEntry question(webdata::FormatType::question());
+    question.question = "What does it cost?";
+    webdata::FormatEntry highlights(webdata::FormatType::highlights());
+    highlights.query = "price";
+    webdata::FormatEntry query("query");
+    query.prompt = "price";
+    query.mode = "directQuote";
+    webdata::FormatEntry checked = webdata::FormatEntry::json_extraction(std::nullopt, "p");
+    checked.check_prompt_injection = true;
+    newer.formats = {"markdown", attributes, question, highlights, query, checked, "audio"};
+    newer.lockdown = false;
+    newer.redact_pii = webdata::Json::parse(R"({"replaceStyle":"mask","entities":["EMAIL"]})").value();
+    newer.profile = webdata::BrowserProfile{"shop", false};
+    newer.min_age = std::chrono::milliseconds(1000);
+    newer.only_clean_content = true;
+    webdata::Parser ocr("pdf");
+    ocr.mode = "ocr";
+    newer.parsers = {ocr, webdata::Parser("image")};
+    newer.proxy = webdata::ProxyMode::stealth();
+    check_valid("v2/scrape.request", newer);
+    webdata::SearchRequest highlighted;
+    highlighted.query = "price";
+    highlighted.highlights = true;
+    check_valid("v2/search.request", highlighted);
   }
 
   SECTION("v1") {

@@ -129,6 +129,10 @@ TEST_CASE("matchesJsonPath as a body pattern, with and without a sub-matcher") {
   CHECK_FALSE(matches({{"matchesJsonPath", "$.nope"}}, body));
   CHECK_FALSE(matches({{"matchesJsonPath", "$.n"}}, body));
   CHECK(matches({{"matchesJsonPath", "$.formats[?(@ == 'html')]"}}, body));
+  // A filter on an object tests the object itself, as WireMock's JsonPath does.
+  CHECK(matches({{"matchesJsonPath", "$[?(@.url =~ /.*docs\\..*/)]"}}, body));
+  CHECK_FALSE(matches({{"matchesJsonPath", "$[?(@.url =~ /.*blog\\..*/)]"}}, body));
+  CHECK_FALSE(matches({{"matchesJsonPath", "$[?(@.missing)]"}}, body));
   CHECK(matches({{"matchesJsonPath", {{"expression", "$.url"}, {"contains", "docs."}}}}, body));
   CHECK_FALSE(
       matches({{"matchesJsonPath", {{"expression", "$.url"}, {"contains", "blog."}}}}, body));

@@ -16,6 +16,10 @@ struct AgentRequest {
   std::optional<std::vector<std::string>> urls;  ///< Start from these pages.
   std::optional<Json> schema;                    ///< Shape of the wanted result.
   std::optional<int> max_credits;
+  std::optional<std::string> model;   ///< "spark-1-pro", "spark-1-mini" or "spark-2"
+  std::optional<std::string> effort;  ///< "low", "medium" or "high"
+  /// Read only the given `urls`, never pages found by searching.
+  std::optional<bool> strict_constrain_to_urls;
   std::optional<std::string> origin;
   std::optional<std::string> integration;
 };
@@ -33,6 +37,7 @@ struct AgentResult {
   std::optional<int> credits_used;
   std::optional<std::string> error;     ///< Set when the job failed.
   std::optional<Timestamp> expires_at;  ///< Job form only.
+  std::optional<std::string> model;     ///< The model the request named.
   Extras extras;
 };
 

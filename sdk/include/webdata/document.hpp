@@ -52,6 +52,11 @@ struct Document {
   /// v2 `branding`: an open object (colorScheme, colors, fonts, typography, logo, images, ...),
   /// kept whole so that no key is lost.
   std::optional<Json> branding;
+  /// v2 `attributes` format: `[{selector, attribute, values: [...]}]`, kept whole.
+  std::optional<Json> attributes;
+  std::optional<std::string> answer;      ///< v2 `question` (or `query`) format
+  std::optional<std::string> highlights;  ///< v2 `highlights` format
+  std::optional<std::string> raw_base64;  ///< v2 `rawBase64` format: the page as fetched
   /// Top-level keys this SDK has no field for, by wire name.
   Extras extras;
 };

@@ -24,6 +24,11 @@ class FormatType : public OpenEnum<FormatType> {
   static FormatType json() { return FormatType("json"); }
   static FormatType change_tracking() { return FormatType("changeTracking"); }
   static FormatType branding() { return FormatType("branding"); }
+  static FormatType attributes() { return FormatType("attributes"); }
+  static FormatType question() { return FormatType("question"); }
+  static FormatType highlights() { return FormatType("highlights"); }
+  static FormatType raw_base64() { return FormatType("rawBase64"); }
+  static FormatType audio() { return FormatType("audio"); }
 };
 
 /// The format names as constants, for the short forms (v2 and v1) and for v1's string formats.
@@ -49,6 +54,12 @@ struct Viewport {
   int height = 0;
 };
 
+/// One `{selector, attribute}` of the attributes format.
+struct AttributeSelector {
+  std::string selector;   ///< CSS selector over the whole page
+  std::string attribute;  ///< attribute whose values are returned
+};
+
 /// One entry of v2 `formats`. Sent as the bare type string when no option is set, otherwise
 /// as an object `{type, ...options}`.
 ///
@@ -69,6 +80,16 @@ struct FormatEntry {
   // changeTracking
   std::optional<std::vector<std::string>> modes;  ///< e.g. "git-diff", "json"
   std::optional<std::string> tag;
+
+  // json
+  std::optional<bool> check_prompt_injection;
+  // attributes
+  std::optional<std::vector<AttributeSelector>> selectors;
+  // question (answered in the document's `answer`)
+  std::optional<std::string> question;
+  // highlights (`query`); the older `query` format sends `prompt` and `mode` instead
+  std::optional<std::string> query;
+  std::optional<std::string> mode;  ///< query format: "freeform" or "directQuote"
 
   FormatEntry() = default;
   FormatEntry(const char* type_name) : type(type_name) {}  // NOLINT(google-explicit-constructor)

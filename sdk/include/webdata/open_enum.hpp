@@ -54,12 +54,14 @@ class JobState : public OpenEnum<JobState> {
   }
 };
 
-/// Proxy choice of a scrape: basic, enhanced, auto.
+/// Proxy choice of a scrape: basic, enhanced, auto; v1 names the enhanced proxy `stealth`
+/// (and refuses `enhanced`), v2 accepts both names.
 class ProxyMode : public OpenEnum<ProxyMode> {
  public:
   using OpenEnum::OpenEnum;
   static ProxyMode basic() { return ProxyMode("basic"); }
   static ProxyMode enhanced() { return ProxyMode("enhanced"); }
+  static ProxyMode stealth() { return ProxyMode("stealth"); }
   static ProxyMode automatic() { return ProxyMode("auto"); }
 };
 

@@ -13,15 +13,27 @@
 
 namespace webdata {
 
-/// One entry of `parsers`: `"pdf"`, or `{type: "pdf", maxPages}` when `max_pages` is set.
+/// One entry of `parsers`: `"pdf"` / `"image"`, or `{type, maxPages?, mode?}` when an option
+/// is set.
 struct Parser {
   std::string type = "pdf";
   std::optional<int> max_pages;
+  std::optional<std::string> mode;  ///< pdf: "fast", "auto" or "ocr"
+  std::optional<bool> pages;         ///< pdf: per-page markdown
+  std::optional<bool> page_markdown;  ///< pdf: older name of `pages`
+  std::optional<bool> blocks;        ///< pdf: per-page layout blocks
+  std::optional<bool> page_markers;  ///< pdf: page markers in the markdown
 
   Parser() = default;
   Parser(const char* parser_type) : type(parser_type) {}  // NOLINT(google-explicit-constructor)
   Parser(std::string parser_type)
       : type(std::move(parser_type)) {}  // NOLINT(google-explicit-constructor)
+};
+
+/// A named browser profile kept between scrapes (`profile`).
+struct BrowserProfile {
+  std::string name;                  ///< up to 128 characters
+  std::optional<bool> save_changes;  ///< default true
 };
 
 /// v2 scrape options: the body of POST /v2/scrape without `url`, shared by batch scrape,
@@ -47,6 +59,13 @@ struct ScrapeOptions {
   std::optional<ProxyMode> proxy;            ///< default auto
   std::optional<bool> store_in_cache;        ///< default true
   std::optional<bool> zero_data_retention;   ///< default false
+  std::optional<bool> only_clean_content;    ///< default false
+  std::optional<std::chrono::milliseconds> min_age;
+  /// Answer from the cache only, never fetch (a miss is 404 SCRAPE_LOCKDOWN_CACHE_MISS).
+  std::optional<bool> lockdown;
+  /// `true`, or `{mode?, entities?, replaceStyle?}`: personal data in the text is replaced.
+  std::optional<Json> redact_pii;
+  std::optional<BrowserProfile> profile;
   std::optional<std::string> origin;         ///< Accepted by every endpoint; names the caller.
   std::optional<std::string> integration;    ///< Accepted by every endpoint.
 };

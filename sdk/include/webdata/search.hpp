@@ -41,6 +41,7 @@ struct SearchRequest {
   std::optional<std::string> country;   ///< ISO code, default US
   std::optional<std::chrono::milliseconds> timeout;  ///< default 60 s
   std::optional<bool> ignore_invalid_urls;
+  std::optional<bool> highlights;  ///< query-relevant highlights per result
   std::optional<ScrapeOptions> scrape_options;
   std::optional<std::string> origin;
   std::optional<std::string> integration;
