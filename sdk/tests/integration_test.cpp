@@ -1,18 +1,21 @@
-// The SDK over real HTTP against the in-process mock (bundled virtual web).
+// The SDK over real HTTP against the in-process mock (bundled virtual web); compiled a second
+// time into webdata_sdk_https_tests, where the same calls go over HTTPS and wss (sdk_mock.hpp).
 #include <catch2/catch.hpp>
 
 #include <set>
 
-#include "mock_fixture.hpp"
+#include "sdk_mock.hpp"
 #include "webdata/webdata.hpp"
 
 using webdata::testing::RunningMock;
+using webdata::testing::sdk_client_options;
+using webdata::testing::sdk_mock_config;
 using namespace std::chrono_literals;
 
 namespace {
 
-webdata::Client client_for(const RunningMock& mock, const std::string& key = "test-key") {
-  return webdata::Client(mock.url(), key);
+webdata::Client client_for(RunningMock& mock, const std::string& key = "test-key") {
+  return webdata::Client(sdk_client_options(mock, key));
 }
 
 webdata::PollingPolicy fast_polling() {
@@ -25,7 +28,7 @@ webdata::PollingPolicy fast_polling() {
 }  // namespace
 
 TEST_CASE("scrape over HTTP returns the page's markdown and metadata", "[integration]") {
-  RunningMock mock;
+  RunningMock mock(sdk_mock_config());
   webdata::ScrapeRequest req;
   req.url = "https://docs.example.test/";
   req.formats = {"markdown", "links"};
@@ -39,7 +42,7 @@ TEST_CASE("scrape over HTTP returns the page's markdown and metadata", "[integra
   CHECK(doc->metadata.title.has_value());
   CHECK(doc->links.has_value());
 
-  webdata::v1::Client v1(mock.url(), "test-key");
+  webdata::v1::Client v1(sdk_client_options(mock));
   webdata::v1::ScrapeRequest old;
   old.url = "https://docs.example.test/";
   old.formats = {"markdown"};
@@ -49,7 +52,7 @@ TEST_CASE("scrape over HTTP returns the page's markdown and metadata", "[integra
 }
 
 TEST_CASE("API errors over HTTP are typed", "[integration]") {
-  RunningMock mock;
+  RunningMock mock(sdk_mock_config());
   webdata::ScrapeRequest req;
   req.url = "https://docs.example.test/";
   auto unauthorized = client_for(mock, "wrong-key").scrape(req);
@@ -74,7 +77,7 @@ TEST_CASE("API errors over HTTP are typed", "[integration]") {
 TEST_CASE("a crawl over HTTP: paging in small chunks returns every page once", "[integration]") {
   auto config = RunningMock::quiet_config();
   config.chunk_bytes = 4096;  // force several chunks
-  RunningMock mock(config);
+  RunningMock mock(sdk_mock_config(config));
   auto client = client_for(mock);
   webdata::CrawlRequest req;
   req.url = "https://docs.example.test/";
@@ -105,7 +108,7 @@ TEST_CASE("a crawl over HTTP: paging in small chunks returns every page once", "
 }
 
 TEST_CASE("batch scrape over HTTP with an invalid URL dropped", "[integration]") {
-  RunningMock mock;
+  RunningMock mock(sdk_mock_config());
   webdata::BatchScrapeRequest req;
   req.urls = {"https://docs.example.test/", "https://blog.example.test/", "not a url"};
   req.ignore_invalid_urls = true;
@@ -121,7 +124,7 @@ TEST_CASE("batch scrape over HTTP with an invalid URL dropped", "[integration]")
 }
 
 TEST_CASE("active crawls, cancel and idempotency keys over HTTP", "[integration]") {
-  RunningMock mock;
+  RunningMock mock(sdk_mock_config());
   auto client = client_for(mock);
   webdata::CrawlRequest req;
   req.url = "https://pages-500.synthetic.test/";
@@ -147,7 +150,7 @@ TEST_CASE("active crawls, cancel and idempotency keys over HTTP", "[integration]
 }
 
 TEST_CASE("search and agent over HTTP against the indexed virtual web", "[integration]") {
-  RunningMock mock;
+  RunningMock mock(sdk_mock_config());
   auto client = client_for(mock);
   webdata::SearchRequest req;
   req.query = "quickstart";
@@ -171,7 +174,7 @@ TEST_CASE("search and agent over HTTP against the indexed virtual web", "[integr
   REQUIRE_FALSE(scraped->web->empty());
   CHECK_FALSE(scraped->web->front().markdown.value_or("").empty());
 
-  webdata::v1::Client v1(mock.url(), "test-key");
+  webdata::v1::Client v1(sdk_client_options(mock));
   webdata::v1::SearchRequest old;
   old.query = "quickstart";
   old.limit = 2;
@@ -192,7 +195,7 @@ TEST_CASE("search and agent over HTTP against the indexed virtual web", "[integr
 TEST_CASE("errors endpoints and the v1 job calls over HTTP", "[integration]") {
   auto config = RunningMock::quiet_config();
   config.page_pacing_ms = 0;
-  RunningMock mock(config);
+  RunningMock mock(sdk_mock_config(config));
   auto client = client_for(mock);
 
   // A synthetic site with a robots-disallowed /private/ page and a host whose fetches fail.
@@ -221,7 +224,7 @@ TEST_CASE("errors endpoints and the v1 job calls over HTTP", "[integration]") {
   CHECK_FALSE(batch_errors->errors[0].code.empty());
   CHECK_FALSE(batch_errors->errors[0].error.empty());
 
-  webdata::v1::Client v1(mock.url(), "test-key");
+  webdata::v1::Client v1(sdk_client_options(mock));
   webdata::v1::CrawlRequest old;
   old.url = "https://docs.example.test/";
   old.limit = 3;
@@ -235,4 +238,43 @@ TEST_CASE("errors endpoints and the v1 job calls over HTTP", "[integration]") {
   REQUIRE(v1_done.ok());
   CHECK(v1_done->data.size() == 2);
   CHECK(v1.active_crawls().ok());
+}
+
+TEST_CASE("watch() streams a crawl over the mock's own WebSocket (wss in the HTTPS build)",
+          "[integration][watch]") {
+  auto config = sdk_mock_config();
+  config.page_pacing_ms = 20;
+  RunningMock mock(config);
+  CHECK(mock.url().rfind(webdata::testing::kSdkTestsOverTls ? "https://" : "http://", 0) == 0);
+  auto client = client_for(mock);
+  webdata::CrawlRequest req;
+  req.url = "http://pages-6.synthetic.test/";
+  req.max_concurrency = 1;
+  auto job = client.start_crawl(req);
+  REQUIRE(job.ok());
+  webdata::WatchPolicy policy;
+  policy.mode = webdata::WatchMode::kWebSocket;  // no fallback: the socket must work
+  std::set<std::string> urls;
+  bool finished = false;
+  for (auto& event : job->watch(policy)) {
+    REQUIRE(event.ok());
+    CHECK(event->websocket);
+    if (event->document) urls.insert(event->document->metadata.source_url.value_or(""));
+    if (event->kind == webdata::WatchEvent::Kind::kFinished) {
+      finished = true;
+      CHECK(event->status.status == "completed");
+    }
+  }
+  CHECK(finished);
+  CHECK(urls.size() == 6);
+}
+
+TEST_CASE("a client that does not trust the mock's certificate fails clearly",
+          "[integration][tls]") {
+  if (!webdata::testing::kSdkTestsOverTls) return;  // only the HTTPS build has a certificate
+  RunningMock mock(sdk_mock_config());
+  auto refused = webdata::Client(mock.url(), "test-key").scrape("https://docs.example.test/");
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().kind == webdata::ErrorKind::kTransport);
+  CHECK_FALSE(refused.error().retryable);
 }
