@@ -36,15 +36,17 @@ using Clock = std::chrono::steady_clock;
 using PlainStream = beast::tcp_stream;
 using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 
-// What the server needs of a connection, whatever its stream.
+}  // namespace
+
+// What the server needs of a connection, whatever its stream. Outside the anonymous namespace
+// because Server::Impl holds it, and a unity build would otherwise see a named class with a member
+// of internal linkage (-Wsubobject-linkage).
 class SessionBase {
  public:
   virtual ~SessionBase() = default;
   /// Closes the connection if it is between requests (called on stop, from any thread).
   virtual void close_if_idle() = 0;
 };
-
-}  // namespace
 
 class Server::Impl {
  public:
