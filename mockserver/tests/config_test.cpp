@@ -185,6 +185,7 @@ TEST_CASE("a fixture root that is missing or empty is refused at start, naming t
         std::string::npos);
   // A flag after the file replaces its value, and is what the message names.
   CHECK(parse_args({"--config", file, "--web-root", stubs.path}).config);
+}
 
 TEST_CASE("--inject-fault combines faults, comma-separated or repeated; unknown ones are refused",
           "[config]") {
