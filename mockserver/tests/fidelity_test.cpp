@@ -19,7 +19,7 @@ using json = nlohmann::json;
 
 namespace {
 
-const char* kPage = R"(<!DOCTYPE html>
+const char* kDeskPage = R"(<!DOCTYPE html>
 <html lang="en"><head><title>Walnut Desk</title></head>
 <body><main>
   <h1>Walnut Desk</h1>
@@ -29,17 +29,17 @@ const char* kPage = R"(<!DOCTYPE html>
   <a class="more" href="/terms" data-kind="legal">Terms</a>
 </main></body></html>)";
 
-webdata::mock::Config fast_config() {
+webdata::mock::Config fidelity_config() {
   auto config = RunningMock::quiet_config();
   config.page_pacing_ms = 0;
   return config;
 }
 
 struct Fixture {
-  RunningMock mock{fast_config()};
+  RunningMock mock{fidelity_config()};
   ApiClient api{mock.url()};
   Fixture() {
-    REQUIRE(api.post("/__admin/mappings", page_stub("shop.test", "/desk", kPage)).status == 201);
+    REQUIRE(api.post("/__admin/mappings", page_stub("shop.test", "/desk", kDeskPage)).status == 201);
   }
 
   /// Polls a job until it leaves `scraping` (10 s at most).
@@ -167,7 +167,7 @@ TEST_CASE_METHOD(Fixture, "what was strict stays strict", "[fidelity][validation
 }
 
 TEST_CASE_METHOD(Fixture, "cancel answers only the status", "[fidelity][jobs]") {
-  auto config = fast_config();
+  auto config = fidelity_config();
   config.page_pacing_ms = 200;
   RunningMock slow(config);
   const ApiClient client(slow.url());
@@ -290,7 +290,7 @@ TEST_CASE_METHOD(Fixture, "expiresAt is written to the second", "[fidelity][jobs
 }
 
 TEST_CASE("the active list answers as ongoing too, with the path filters", "[fidelity][jobs]") {
-  auto config = fast_config();
+  auto config = fidelity_config();
   config.page_pacing_ms = 200;
   RunningMock mock(config);
   const ApiClient api(mock.url());
