@@ -10,12 +10,14 @@
 #include "api_client.hpp"
 #include "mock_fixture.hpp"
 #include "stub_mapping.hpp"
+#include "schema_check.hpp"
 #include "webdata/contract/schemas.hpp"
 
 using webdata::testing::ApiClient;
 using webdata::testing::page_stub;
 using webdata::testing::RunningMock;
 using json = nlohmann::json;
+using surface_test::check_schema;
 
 namespace {
 
@@ -66,13 +68,6 @@ struct MapSite {
 
 bool has(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
-}
-
-void check_schema(const std::string& schema, const json& body) {
-  const auto issues = webdata::contract::SchemaSet::embedded().validate(schema, body);
-  INFO(body.dump());
-  for (const auto& issue : issues) INFO(issue.to_json().dump());
-  CHECK(issues.empty());
 }
 
 }  // namespace

@@ -11,11 +11,13 @@
 #include "api_client.hpp"
 #include "core/time.hpp"
 #include "mock_fixture.hpp"
+#include "schema_check.hpp"
 #include "webdata/contract/schemas.hpp"
 
 using webdata::testing::ApiClient;
 using webdata::testing::RunningMock;
 using json = nlohmann::json;
+using surface_test::check_schema;
 
 namespace {
 
@@ -29,12 +31,6 @@ webdata::mock::Config two_key_config() {
   team.concurrency = 2;
   config.teams = {team};
   return config;
-}
-
-void check_schema(const std::string& schema, const json& body) {
-  const auto issues = webdata::contract::SchemaSet::embedded().validate(schema, body);
-  INFO(schema << ": " << body.dump());
-  CHECK(issues.empty());
 }
 
 json scrape(const ApiClient& api, const std::string& url) {
