@@ -58,7 +58,7 @@ TEST_CASE("bad flags are refused with a reason and exit code 2", "[config]") {
   }
 }
 
-TEST_CASE("--help prints usage and exits 0", "[config]") {
+TEST_CASE("the --help flag prints usage and exits 0", "[config]") {
   const auto parsed = parse_args({"--help"});
   CHECK_FALSE(parsed.config);
   CHECK(parsed.exit_code == 0);
@@ -187,7 +187,7 @@ TEST_CASE("a fixture root that is missing or empty is refused at start, naming t
   CHECK(parse_args({"--config", file, "--web-root", stubs.path}).config);
 }
 
-TEST_CASE("--inject-fault combines faults, comma-separated or repeated; unknown ones are refused",
+TEST_CASE("the --inject-fault flag combines faults, comma-separated or repeated; unknown ones are refused",
           "[config]") {
   const auto parsed = parse_args({"--inject-fault", "no-auth,ignore-skip", "--inject-fault",
                                   "unsigned-webhooks", "--inject-fault", "no-auth"});
