@@ -578,8 +578,9 @@ TEST_CASE_METHOD(Fixture, "a v2 status warns about robots-blocked pages once end
   const std::string home = R"(<html><body><a href="/private/x">x</a><a href="/open">o</a>
     </body></html>)";
   for (const json& stub :
-       {page_stub("robots.test", "/", home), page_stub("robots.test", "/open", kPage),
-        page_stub("robots.test", "/private/x", kPage),
+       {page_stub("robots.test", "/", home),
+        page_stub("robots.test", "/open", "<html><body><p>Open to crawlers.</p></body></html>"),
+        page_stub("robots.test", "/private/x", "<html><body><p>Private.</p></body></html>"),
         page_stub("robots.test", "/robots.txt", "User-agent: *\nDisallow: /private/\n", 200,
                   "text/plain")}) {
     REQUIRE(api.post("/__admin/mappings", stub).status == 201);
