@@ -480,11 +480,12 @@ TEST_CASE_METHOD(Fixture, "threatProtection, auditMetadata and safeMode are acce
 }
 
 TEST_CASE("appendToId adds URLs to an existing batch of the team", "[fidelity][jobs]") {
-  auto config = fast_config();
+  auto config = fidelity_config();
   config.page_pacing_ms = 100;
   RunningMock mock(config);
   const ApiClient api(mock.url());
-  REQUIRE(api.post("/__admin/mappings", page_stub("shop.test", "/desk", kPage)).status == 201);
+  REQUIRE(api.post("/__admin/mappings", page_stub("shop.test", "/desk", kDeskPage)).status ==
+          201);
   auto wait_done = [&](const std::string& path) {
     json body;
     for (int i = 0; i < 1000; ++i) {
