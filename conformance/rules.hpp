@@ -55,6 +55,28 @@ struct Rule {
     "a missing required field answers 400")                                                        \
   X(kOriginAccepted, "VAL-ORIGIN", "README.md#requests-and-responses",                             \
     "every endpoint accepts origin; integration is a known field (its values may be restricted)")  \
+  /* Fidelity: what deployments share where the specification is silent (fidelity_test.cpp) */     \
+  X(kBodyContentType, "VAL-BODY-CONTENT-TYPE", "README.md#requests-and-responses",                 \
+    "a POST body sent without Content-Type application/json answers 4xx")                          \
+  X(kCrossField, "VAL-CROSS-FIELD", "scrape.md#cross-field-rules",                                 \
+    "waitFor over half of timeout, two screenshot formats, or a wait action with both "            \
+    "milliseconds and selector answer 400 with a custom issue")                                    \
+  X(kSchemelessUrl, "VAL-SCHEMELESS-URL", "README.md#requests-and-responses",                      \
+    "a page URL without a scheme is accepted (http:// is assumed)")                                \
+  X(kCors, "ENV-CORS", "README.md#requests-and-responses",                                         \
+    "an OPTIONS preflight answers 2xx with Access-Control-Allow-Origin")                           \
+  X(kCancelBody, "CANCEL-BODY", "jobs.md#cancel",                                                  \
+    "cancelling a running job answers status cancelled (success optional)")                        \
+  X(kTotalWithoutFailed, "JOB-TOTAL-FAILED", "jobs.md#counters",                                   \
+    "after a batch with a failing URL total equals completed (failed pages leave total)")          \
+  X(kExpiresSeconds, "RETENTION-SECONDS", "jobs.md#retention",                                     \
+    "expiresAt carries no fraction of a second other than .000")                                   \
+  X(kActiveOngoing, "ACTIVE-ONGOING", "jobs.md#active-crawls",                                     \
+    "/v2/crawl/ongoing answers like /v2/crawl/active")                                             \
+  X(kActivePaths, "ACTIVE-PATHS", "jobs.md#active-crawls",                                         \
+    "an active crawl's options carry the includePaths and excludePaths sent")                      \
+  X(kV1Extract, "SCRAPE-V1-EXTRACT", "scrape.md#formats-in-v1",                                    \
+    "the v1 extract format answers in data.extract")                                               \
   /* Defaults */                                                                                   \
   X(kDefaultFormat, "DEF-FORMAT", "scrape.md#formats",                                             \
     "without formats a scrape returns markdown only")                                              \

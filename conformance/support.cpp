@@ -55,7 +55,12 @@ ApiResponse call(const Call& c) {
   } else if (c.body) {
     req.body = c.body->dump();
   }
-  if (c.raw_body || c.body) req.headers.emplace_back("Content-Type", "application/json");
+  // JSON unless the case sends its own media type (the Content-Type rule).
+  bool has_type = false;
+  for (const auto& h : c.headers) has_type = has_type || lower(h.first) == "content-type";
+  if ((c.raw_body || c.body) && !has_type) {
+    req.headers.emplace_back("Content-Type", "application/json");
+  }
   ApiResponse out;
   auto res = transport()->send(req);
   if (!res.ok()) {

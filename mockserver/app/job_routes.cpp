@@ -156,7 +156,8 @@ void MockServer::add_job_routes() {
         return http::Response::error(400, "Invalid URLs: " + names, "BAD_REQUEST", details);
       }
       json scrape_options = call.body;
-      for (const char* key : {"urls", "webhook", "maxConcurrency", "ignoreInvalidURLs"}) {
+      for (const char* key : {"urls", "webhook", "maxConcurrency", "ignoreInvalidURLs",
+                              "appendToId"}) {
         scrape_options.erase(key);
       }
       if (auto refused = check_scrape_options(scrape_options, call.version, call.team)) {
@@ -164,10 +165,27 @@ void MockServer::add_job_routes() {
       }
       if (auto refused = check_webhook(call.body)) return *refused;
       const std::string version = call.version;
-      const auto job = jobs_->start_batch(call.team, version, std::move(call.body), valid);
+      std::string id;
+      if (call.body.contains("appendToId")) {
+        // appendToId: the URLs join the team's existing batch (another team's id is not found,
+        // where the service does not check ownership: no access to another team's results).
+        id = call.body.at("appendToId").get<std::string>();
+        switch (jobs_->append_batch(call.team, version, id, scrape_options, valid)) {
+          case JobEngine::AppendOutcome::appended:
+            break;
+          case JobEngine::AppendOutcome::not_found:
+            return http::Response::error(404, "Job not found");
+          case JobEngine::AppendOutcome::expired:
+            return http::Response::error(404, "Job expired");
+          case JobEngine::AppendOutcome::already_finished:
+            return http::Response::error(409, "Job already finished");
+        }
+      } else {
+        id = jobs_->start_batch(call.team, version, std::move(call.body), valid)->id;
+      }
       json out = {{"success", true},
-                  {"id", job->id},
-                  {"url", public_base(call.request) + "/" + version + "/batch/scrape/" + job->id}};
+                  {"id", id},
+                  {"url", public_base(call.request) + "/" + version + "/batch/scrape/" + id}};
       // v2 always reports invalidURLs when ignoring them; v1 leaves the field out unless asked.
       if (ignore_invalid) out["invalidURLs"] = invalid;
       return http::Response::json(200, out);

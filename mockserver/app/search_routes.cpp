@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -97,6 +98,46 @@ void MockServer::add_search_routes() {
               v2 ? type_names(call.body, "sources", {"web"}) : std::vector<std::string>{"web"};
           request.categories =
               v2 ? type_names(call.body, "categories", {}) : std::vector<std::string>{};
+          if (v2) {
+            // includeDomains / excludeDomains: hostnames (a URL's host is taken when one is sent).
+            auto hosts = [&](const char* key) {
+              std::vector<std::string> out;
+              for (const auto& entry : call.body.value(key, json::array())) {
+                std::string host = entry.get<std::string>();
+                const auto scheme = host.find("://");
+                if (scheme != std::string::npos) host.erase(0, scheme + 3);
+                host = host.substr(0, host.find_first_of("/:?#"));
+                for (char& c : host) {
+                  c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+                }
+                while (!host.empty() && host.back() == '.') host.pop_back();
+                if (!host.empty()) out.push_back(host);
+              }
+              return out;
+            };
+            request.include_domains = hosts("includeDomains");
+            request.exclude_domains = hosts("excludeDomains");
+            if (!request.include_domains.empty() && !request.exclude_domains.empty()) {
+              const std::string message = "includeDomains and excludeDomains cannot both be set";
+              return http::Response::error(400, "Bad Request: " + message, "BAD_REQUEST",
+                                           json::array({{{"code", "custom"},
+                                                         {"path", json::array({"includeDomains"})},
+                                                         {"message", message}}}));
+            }
+          }
+          // enterprise ["zdr"]: zero data retention for the search, which the team must have.
+          const json enterprise = call.body.value("enterprise", json::array());
+          const bool zdr = std::find(enterprise.begin(), enterprise.end(), json("zdr")) !=
+                           enterprise.end();
+          if (zdr && !call.team.zero_data_retention) {
+            const std::string message =
+                "Zero data retention search (enterprise: zdr) is not enabled for this team (set "
+                "zeroDataRetention on the team in the mock's configuration)";
+            return http::Response::error(400, "Bad Request: " + message, "BAD_REQUEST",
+                                         json::array({{{"code", "custom"},
+                                                       {"path", json::array({"enterprise"})},
+                                                       {"message", message}}}));
+          }
           request.tbs = call.body.value("tbs", "");
           request.location = call.body.value("location", "");
           request.country = call.body.value("country", "");
@@ -107,6 +148,7 @@ void MockServer::add_search_routes() {
           json scrape_options = call.body.value("scrapeOptions", json());
           const bool scrape = scrape_options.is_object() && scrape_options.contains("formats") &&
                               !scrape_options.at("formats").empty();
+          if (scrape && zdr) scrape_options["zeroDataRetention"] = true;
           if (scrape) {
             if (auto refused = check_scrape_options(scrape_options, call.version, call.team))
               return *refused;

@@ -16,6 +16,12 @@ namespace webdata::mock::jobs {
 enum class JobKind { crawl, batch_scrape };
 const char* kind_name(JobKind kind);  ///< "crawl" | "batch_scrape" (webhook event prefixes).
 
+/// The `warning` of a v2 status once a job has ended with robots-blocked pages (the newer
+/// service's text).
+inline constexpr const char* kRobotsBlockedWarning =
+    "One or more pages were unable to be crawled because the robots.txt file prevented this. "
+    "Please use the /scrape endpoint instead.";
+
 /// A page the service failed to scrape (wire-decisions section 3, errors endpoint).
 struct JobError {
   std::string id;

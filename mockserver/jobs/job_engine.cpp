@@ -20,6 +20,8 @@ struct JobEngine::Task {
   std::string url;
   int depth = 0;
   bool seed = false;  ///< The crawl's first step: robots.txt and sitemaps, then the start page.
+  /// A page appended to a batch (`appendToId`) carries the appending request's options.
+  std::shared_ptr<const json> options;
 };
 
 struct JobEngine::Runtime {
@@ -166,11 +168,11 @@ std::shared_ptr<Job> JobEngine::start_batch(const Team& team, const std::string&
   runtime->max_concurrency = options.value("maxConcurrency", team.concurrency);
   // Every scrape option of the batch applies to each URL.
   json scrape_options = options;
-  for (const char* key : {"urls", "webhook", "maxConcurrency", "ignoreInvalidURLs"}) {
+  for (const char* key : {"urls", "webhook", "maxConcurrency", "ignoreInvalidURLs", "appendToId"}) {
     scrape_options.erase(key);
   }
   runtime->scrape_options = std::move(scrape_options);
-  for (auto& url : urls) runtime->pending.push_back(Task{std::move(url), 0, false});
+  for (auto& url : urls) runtime->pending.push_back(Task{std::move(url), 0, false, nullptr});
   runtime->queued = static_cast<std::int64_t>(runtime->pending.size());
   job->lock()->total = runtime->queued;
   job->options = std::move(options);
@@ -190,6 +192,61 @@ std::shared_ptr<Job> JobEngine::start_batch(const Team& team, const std::string&
   }
   persist(*job);
   return job;
+}
+
+JobEngine::AppendOutcome JobEngine::append_batch(const Team& team, const std::string& version,
+                                                 const std::string& id,
+                                                 json scrape_options,
+                                                 std::vector<std::string> urls) {
+  std::shared_ptr<Job> job;
+  const Lookup lookup = find(id, team.id, JobKind::batch_scrape, job);
+  if (lookup == Lookup::not_found) return AppendOutcome::not_found;
+  if (lookup == Lookup::expired) return AppendOutcome::expired;
+  if (job->version != version) return AppendOutcome::not_found;
+  for (const char* key : {"urls", "webhook", "maxConcurrency", "ignoreInvalidURLs", "appendToId"}) {
+    scrape_options.erase(key);
+  }
+  if (job->zero_data_retention) scrape_options["zeroDataRetention"] = true;
+  const auto options = std::make_shared<const json>(std::move(scrape_options));
+
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::shared_ptr<Runtime> runtime;
+  for (const auto& r : running_) {
+    if (r->job == job && !r->finished) runtime = r;
+  }
+  {
+    const auto progress = job->lock();
+    if (urls.empty()) {
+      // Nothing to add (every URL was invalid and ignored): the job stays as it is.
+      return progress->status == JobState::scraping || progress->status == JobState::completed
+                 ? AppendOutcome::appended
+                 : AppendOutcome::already_finished;
+    }
+    if (!runtime) {
+      // Only a completed job takes more pages: it runs again, as the service's status turns
+      // back to `scraping` while appended pages wait.
+      if (progress->status != JobState::completed) return AppendOutcome::already_finished;
+      runtime = std::make_shared<Runtime>();
+      runtime->job = job;
+      runtime->team = &team;
+      runtime->api_key = UsageAttribution::current();
+      runtime->max_concurrency = job->options.value("maxConcurrency", team.concurrency);
+      runtime->scrape_options = *options;
+      runtime->chunk_bytes = settings_.chunk_bytes;
+      runtime->queued = progress->total;
+      progress->status = JobState::scraping;
+      progress->finished_at.reset();
+      running_.push_back(runtime);
+    } else if (progress->terminal()) {
+      return AppendOutcome::already_finished;  // cancelled while its runtime winds down
+    }
+    for (auto& url : urls) runtime->pending.push_back(Task{std::move(url), 0, false, options});
+    runtime->queued += static_cast<std::int64_t>(urls.size());
+    progress->total = runtime->queued - runtime->failed;
+  }
+  persist(*job);
+  wake_.notify_all();
+  return AppendOutcome::appended;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -393,7 +450,7 @@ void JobEngine::offer_locked(Runtime& runtime, const std::string& text, int dept
   if (runtime.queued >= runtime.limit) return;
   ++runtime.queued;
   job.lock()->total = runtime.queued - runtime.failed;
-  runtime.pending.push_back(Task{target.str(), depth, false});
+  runtime.pending.push_back(Task{target.str(), depth, false, nullptr});
 }
 
 bool JobEngine::robots_allow(Runtime& runtime, const std::string& url) {
@@ -429,7 +486,7 @@ void JobEngine::scrape_page(Runtime& runtime, const Task& task) {
     if (persistence_) persistence_->add_robots_blocked(job.id, task.url);
     return;
   }
-  json options = runtime.scrape_options;
+  json options = task.options ? *task.options : runtime.scrape_options;
   options["url"] = task.url;
   scrape::Outcome outcome = scraper_.scrape(options, job.version, *runtime.team);
 
@@ -583,10 +640,11 @@ std::string JobEngine::status_body(const Job& job, std::size_t skip, std::size_t
     next = next_base + "?skip=" + std::to_string(next_skip - (repeat ? 1 : 0));
     if (limit > 0) *next += "&limit=" + std::to_string(limit);
   }
-  return status_body_locked(*progress, chunk, next);
+  return status_body_locked(job, *progress, chunk, next);
 }
 
-std::string JobEngine::status_body_locked(const JobProgress& progress, const Chunk& chunk,
+std::string JobEngine::status_body_locked(const Job& job, const JobProgress& progress,
+                                          const Chunk& chunk,
                                           const std::optional<std::string>& next) const {
   json head = {{"success", true},
                {"status", state_name(progress.status)},
@@ -599,6 +657,10 @@ std::string JobEngine::status_body_locked(const JobProgress& progress, const Chu
   if (progress.status == JobState::failed) head["success"] = false;
   if (next) head["next"] = *next;
   if (progress.error) head["error"] = *progress.error;
+  // The newer service's v2 status says so once the job has ended with robots-blocked pages.
+  if (job.version == "v2" && progress.terminal() && !progress.robots_blocked.empty()) {
+    head["warning"] = kRobotsBlockedWarning;
+  }
   // The documents are already serialized: splice them in rather than parse them again.
   const std::string head_text = head.dump(-1, ' ', false, json::error_handler_t::replace);
   // One allocation of the exact size: growing a 10 MB chunk by doubling costs several copies
@@ -664,7 +726,7 @@ std::uint64_t JobEngine::watch(const std::shared_ptr<Job>& job,
                                const std::function<void(const WatchSnapshot&)>& snapshot,
                                WatchListener listener) {
   const auto progress = job->lock();
-  snapshot(WatchSnapshot{status_body_locked(*progress, progress->all(), std::nullopt),
+  snapshot(WatchSnapshot{status_body_locked(*job, *progress, progress->all(), std::nullopt),
                          progress->status, progress->error});
   if (progress->terminal()) return 0;
   std::lock_guard<std::mutex> lock(watchers_mutex_);

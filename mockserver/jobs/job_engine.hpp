@@ -78,6 +78,14 @@ class JobEngine {
   std::shared_ptr<Job> start_batch(const Team& team, const std::string& version,
                                    nlohmann::json options, std::vector<std::string> urls);
 
+  enum class AppendOutcome { appended, not_found, expired, already_finished };
+  /// Adds `urls` to the team's batch scrape `id` (`appendToId`), each scraped with
+  /// `scrape_options` (the appending request's). A running job takes them in its queue; a
+  /// completed one runs again (status `scraping` until they are done); a cancelled or failed
+  /// one refuses them. A batch of the other API version is not found (its options would not fit).
+  AppendOutcome append_batch(const Team& team, const std::string& version, const std::string& id,
+                             nlohmann::json scrape_options, std::vector<std::string> urls);
+
   enum class Lookup { found, not_found, expired };
   /// The team's job of this kind. Past its retention the job is `expired` (its documents are
   /// dropped then; the id stays known as a tombstone).
@@ -143,7 +151,7 @@ class JobEngine {
   void offer_locked(Runtime& runtime, const std::string& url, int depth);
   void finish_locked(Runtime& runtime);
   /// The one builder of a status body, for the status endpoint and the watcher's catch-up.
-  std::string status_body_locked(const JobProgress& progress, const Chunk& chunk,
+  std::string status_body_locked(const Job& job, const JobProgress& progress, const Chunk& chunk,
                                  const std::optional<std::string>& next) const;
   void emit(const Job& job, const JobProgress& progress, JobEvent event, bool success,
             const nlohmann::json& data, const std::optional<std::string>& error);

@@ -601,6 +601,14 @@ Outcome Scraper::scrape(const json& options, const std::string& version, const T
     }
     data["json"] = formats::extract(document, extract, schema, prompt);
     out.credits += 4;
+  } else if (version == "v2" && formats.has("deterministicJson")) {
+    // The newer service's json variant made without a model: it answers in `json` like the json
+    // format, and the mock's extraction is deterministic anyway. No model, so no json surcharge.
+    // With both formats the `json` entry's answer stands (one `json` field to fill).
+    const json entry = format_entry(format_list, "deterministicJson");
+    data["json"] = formats::extract(document, extract,
+                                    entry.is_object() ? entry.value("schema", json()) : json(),
+                                    entry.is_object() ? entry.value("prompt", "") : "");
   }
   if (version == "v1" && formats.has("extract")) {
     const json spec = options.value("extract", json::object());

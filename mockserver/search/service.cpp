@@ -112,6 +112,20 @@ bool url_contains(const PageRecord& page, const std::string& word) {
 bool in_category(const PageRecord& page, const std::string& category) {
   if (category == "pdf") return page.filetype == "pdf";
   if (category == "github") return host_has_label(page.host, "github");
+  if (category == "developer") {
+    // Developer documentation and Q&A: by the host's labels or a documentation path.
+    static const char* const kDeveloperLabels[] = {
+        "docs",   "developer", "developers", "dev",    "devdocs", "readthedocs", "github",
+        "gitlab", "stackoverflow", "stackexchange", "npmjs", "pypi", "crates", "mdn"};
+    for (const char* label : kDeveloperLabels) {
+      if (host_has_label(page.host, label)) return true;
+    }
+    const std::string path = lower(page.path);
+    for (const char* prefix : {"/docs/", "/api/", "/reference/", "/developers/"}) {
+      if (path.rfind(prefix, 0) == 0) return true;
+    }
+    return false;
+  }
   if (category == "research") {
     static const char* const kResearchLabels[] = {
         "arxiv",    "scholar", "researchgate",  "semanticscholar",
@@ -433,6 +447,14 @@ std::optional<SearchError> SearchService::search(const SearchRequest& request,
   // Filters that do not depend on the page's file type (images use their own file type).
   auto passes_filters = [&](std::size_t d) {
     const PageRecord& page = idx.page(d);
+    if (!request.include_domains.empty() &&
+        std::none_of(request.include_domains.begin(), request.include_domains.end(),
+                     [&](const std::string& host) { return host_in_site(page.host, host); })) {
+      return false;
+    }
+    for (const auto& host : request.exclude_domains) {
+      if (host_in_site(page.host, host)) return false;
+    }
     if (!query.sites.empty() &&
         std::none_of(query.sites.begin(), query.sites.end(),
                      [&](const std::string& s) { return matches_site(page, s); })) {

@@ -24,7 +24,11 @@ namespace webdata::mock::search {
 struct SearchRequest {
   std::string query;
   std::vector<std::string> sources{"web"};  ///< web | images | news
-  std::vector<std::string> categories;      ///< github | research | pdf (web results only)
+  std::vector<std::string> categories;      ///< github | research | pdf | developer (web only)
+  /// Newer `includeDomains` / `excludeDomains`: hostnames; a page on one of them or a subdomain
+  /// is in (or out). Every source is filtered.
+  std::vector<std::string> include_domains;
+  std::vector<std::string> exclude_domains;
   std::string tbs;                          ///< qdr:h|d|w|m|y[N] or cdr:1,cd_min:..,cd_max:..
   std::string location;                     ///< "Germany", "Berlin,Berlin,Germany"
   std::string country;                      ///< ISO code ("DE"); v2 default US
@@ -118,7 +122,7 @@ class SearchService {
   std::map<std::string, std::shared_ptr<const Index>> editions_;
 };
 
-/// The category ("github", "research", "pdf") rules: by host and by file type.
+/// The category ("github", "research", "pdf", "developer") rules: by host, path and file type.
 bool in_category(const PageRecord& page, const std::string& category);
 
 }  // namespace webdata::mock::search

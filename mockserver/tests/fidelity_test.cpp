@@ -402,3 +402,211 @@ TEST_CASE_METHOD(Fixture, "an API stub's JSONPath filter on the body object matc
   const auto real = api.post("/v2/scrape", {{"url", "http://shop.test/desk"}});
   CHECK(real.body["data"]["markdown"] != "stub");
 }
+
+TEST_CASE_METHOD(Fixture, "deterministicJson answers in json like the json format",
+                 "[fidelity][scrape]") {
+  const std::string url = "http://shop.test/desk";
+  const json schema = {{"type", "object"},
+                       {"properties", {{"title", {{"type", "string"}}},
+                                       {"drawers", {{"type", "integer"}}}}}};
+  const auto by_model = api.post(
+      "/v2/scrape", {{"url", url}, {"formats", {{{"type", "json"}, {"schema", schema}}}}});
+  REQUIRE(by_model.status == 200);
+  const auto deterministic = api.post(
+      "/v2/scrape",
+      {{"url", url}, {"formats", {{{"type", "deterministicJson"}, {"schema", schema}}}}});
+  INFO(deterministic.text);
+  REQUIRE(deterministic.status == 200);
+  const json& data = deterministic.body["data"];
+  REQUIRE(data.contains("json"));
+  CHECK(data["json"] == by_model.body["data"]["json"]);
+  CHECK(data["json"]["title"].is_string());
+  CHECK_FALSE(data.contains("markdown"));
+  // No model runs: a page's credit only, where the json format costs 4 more.
+  CHECK(data["metadata"]["creditsUsed"] == 1);
+  CHECK(by_model.body["data"]["metadata"]["creditsUsed"] == 5);
+  // The plain string form, and a prompt without a schema.
+  const auto plain = api.post("/v2/scrape", {{"url", url}, {"formats", {"deterministicJson"}}});
+  REQUIRE(plain.status == 200);
+  CHECK(plain.body["data"]["json"].is_object());
+  // Strict as the json entry: an unknown key, and v1 (which never knew the format), are refused.
+  CHECK(api.post("/v2/scrape", {{"url", url},
+                                {"formats", {{{"type", "deterministicJson"}, {"model", "x"}}}}})
+            .status == 400);
+  CHECK(api.post("/v1/scrape", {{"url", url}, {"formats", {"deterministicJson"}}}).status == 400);
+}
+
+TEST_CASE_METHOD(Fixture, "threatProtection, auditMetadata and safeMode are accepted, typed",
+                 "[fidelity][scrape]") {
+  const std::string url = "http://shop.test/desk";
+  const json newer = {{"threatProtection",
+                       {{"mode", "manual-only"},
+                        {"riskScoreThreshold", 70},
+                        {"blacklist", {"*.bad.test"}},
+                        {"whitelist", {"shop.test"}},
+                        {"blockedTlds", {"zip"}},
+                        {"failurePolicy", "open"}}},
+                      {"auditMetadata", {{"username", "alice"}}},
+                      {"safeMode", true}};
+  json scrape = newer;
+  scrape["url"] = url;
+  const auto scraped = api.post("/v2/scrape", scrape);
+  INFO(scraped.text);
+  REQUIRE(scraped.status == 200);
+  CHECK(scraped.body["data"]["markdown"].get<std::string>().find("walnut") != std::string::npos);
+  json batch = newer;
+  batch["urls"] = {url};
+  CHECK(api.post("/v2/batch/scrape", batch).status == 200);
+  CHECK(api.post("/v2/crawl", {{"url", url}, {"limit", 1}, {"scrapeOptions", newer}}).status ==
+        200);
+  // Types stay checked.
+  const std::vector<std::pair<json, std::string>> wrong = {
+      {{{"threatProtection", {{"mode", "paranoid"}}}}, "threatProtection"},
+      {{{"threatProtection", {{"riskScoreThreshold", 101}}}}, "threatProtection"},
+      {{{"threatProtection", {{"unknown", true}}}}, "threatProtection"},
+      {{{"auditMetadata", json::object()}}, "auditMetadata"},
+      {{{"auditMetadata", {{"username", 7}}}}, "auditMetadata"},
+      {{{"safeMode", "yes"}}, "safeMode"}};
+  for (const auto& [fields, name] : wrong) {
+    json body = fields;
+    body["url"] = url;
+    const auto refused = api.post("/v2/scrape", body);
+    INFO(body.dump() << " -> " << refused.text);
+    REQUIRE(refused.status == 400);
+    CHECK(refused.body["details"][0]["path"][0] == name);
+  }
+  // v1 never knew them.
+  CHECK(api.post("/v1/scrape", {{"url", url}, {"safeMode", true}}).status == 400);
+}
+
+TEST_CASE("appendToId adds URLs to an existing batch of the team", "[fidelity][jobs]") {
+  auto config = fidelity_config();
+  config.page_pacing_ms = 100;
+  RunningMock mock(config);
+  const ApiClient api(mock.url());
+  REQUIRE(api.post("/__admin/mappings", page_stub("shop.test", "/desk", kDeskPage)).status ==
+          201);
+  auto wait_done = [&](const std::string& path) {
+    json body;
+    for (int i = 0; i < 1000; ++i) {
+      body = api.get(path).body;
+      if (body.value("status", "") != "scraping") return body;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    FAIL("job did not finish: " << body.dump());
+    return body;
+  };
+
+  // Appended to a running batch: one job, every page in it.
+  const auto started = api.post(
+      "/v2/batch/scrape",
+      {{"urls", {"http://pages-9.synthetic.test/", "http://pages-9.synthetic.test/p1",
+                 "http://pages-9.synthetic.test/p2"}},
+       {"maxConcurrency", 1}});
+  REQUIRE(started.status == 200);
+  const std::string id = started.body["id"];
+  const std::string path = "/v2/batch/scrape/" + id;
+  const auto appended =
+      api.post("/v2/batch/scrape", {{"urls", {"http://shop.test/desk", "bad url"}},
+                                    {"appendToId", id},
+                                    {"formats", {"html"}}});
+  INFO(appended.text);
+  REQUIRE(appended.status == 200);
+  CHECK(appended.body["id"] == id);
+  CHECK(appended.body["url"].get<std::string>().find(path) != std::string::npos);
+  CHECK(appended.body["invalidURLs"] == json::array({"bad url"}));
+  json done = wait_done(path);
+  CHECK(done["status"] == "completed");
+  CHECK(done["total"] == 4);
+  CHECK(done["completed"] == 4);
+  REQUIRE(done["data"].size() == 4);
+  // The appended page was scraped with the appending request's options.
+  bool found = false;
+  for (const auto& document : done["data"]) {
+    if (document["metadata"]["sourceURL"] == "http://shop.test/desk") {
+      found = true;
+      CHECK(document.contains("html"));
+      CHECK_FALSE(document.contains("markdown"));
+    }
+  }
+  CHECK(found);
+
+  // Appended to a completed batch: it runs again and ends with the new pages.
+  const auto again = api.post(
+      "/v2/batch/scrape", {{"urls", {"http://pages-9.synthetic.test/p3"}}, {"appendToId", id}});
+  REQUIRE(again.status == 200);
+  done = wait_done(path);
+  CHECK(done["status"] == "completed");
+  CHECK(done["total"] == 5);
+  CHECK(done["completed"] == 5);
+
+  // Unknown or malformed ids; another team's job is not found either.
+  const auto unknown = api.post("/v2/batch/scrape",
+                                {{"urls", {"http://shop.test/desk"}},
+                                 {"appendToId", "0b6e2a1c-6a49-4d8e-9a57-3d1f0e7c2b11"}});
+  CHECK(unknown.status == 404);
+  CHECK(unknown.body["error"] == "Job not found");
+  const auto malformed =
+      api.post("/v2/batch/scrape", {{"urls", {"http://shop.test/desk"}}, {"appendToId", "42"}});
+  REQUIRE(malformed.status == 400);
+  CHECK(malformed.body["details"][0]["path"] == json({"appendToId"}));
+  // A v1 request names no v2 batch (their options differ); a crawl id is not a batch.
+  CHECK(api.post("/v1/batch/scrape", {{"urls", {"http://shop.test/desk"}}, {"appendToId", id}})
+            .status == 404);
+  const auto crawl = api.post("/v2/crawl", {{"url", "http://shop.test/desk"}, {"limit", 1}});
+  REQUIRE(crawl.status == 200);
+  CHECK(api.post("/v2/batch/scrape",
+                 {{"urls", {"http://shop.test/desk"}}, {"appendToId", crawl.body["id"]}})
+            .status == 404);
+
+  // A cancelled batch takes no more pages.
+  const auto slow = api.post(
+      "/v2/batch/scrape",
+      {{"urls", {"http://pages-9.synthetic.test/p4", "http://pages-9.synthetic.test/p5",
+                 "http://pages-9.synthetic.test/p1/p1"}},
+       {"maxConcurrency", 1}});
+  REQUIRE(slow.status == 200);
+  const std::string slow_id = slow.body["id"];
+  REQUIRE(api.del("/v2/batch/scrape/" + slow_id).status == 200);
+  const auto late = api.post("/v2/batch/scrape",
+                             {{"urls", {"http://shop.test/desk"}}, {"appendToId", slow_id}});
+  CHECK(late.status == 409);
+  CHECK(api.get("/v2/batch/scrape/" + slow_id).body["status"] == "cancelled");
+}
+
+TEST_CASE_METHOD(Fixture, "a v2 status warns about robots-blocked pages once ended",
+                 "[fidelity][jobs]") {
+  const std::string home = R"(<html><body><a href="/private/x">x</a><a href="/open">o</a>
+    </body></html>)";
+  for (const json& stub :
+       {page_stub("robots.test", "/", home),
+        page_stub("robots.test", "/open", "<html><body><p>Open to crawlers.</p></body></html>"),
+        page_stub("robots.test", "/private/x", "<html><body><p>Private.</p></body></html>"),
+        page_stub("robots.test", "/robots.txt", "User-agent: *\nDisallow: /private/\n", 200,
+                  "text/plain")}) {
+    REQUIRE(api.post("/__admin/mappings", stub).status == 201);
+  }
+  const std::string warning =
+      "One or more pages were unable to be crawled because the robots.txt file prevented this. "
+      "Please use the /scrape endpoint instead.";
+  for (const std::string version : {"v2", "v1"}) {
+    const auto started = api.post("/" + version + "/crawl", {{"url", "http://robots.test/"}});
+    REQUIRE(started.status == 200);
+    const std::string path = "/" + version + "/crawl/" + started.body["id"].get<std::string>();
+    const json done = wait_done(path);
+    INFO(version << ": " << done.dump().substr(0, 400));
+    CHECK(done["status"] == "completed");
+    CHECK(done["total"] == 2);
+    CHECK(api.get(path + "/errors").body["robotsBlocked"] ==
+          json::array({"http://robots.test/private/x"}));
+    if (version == "v2") {
+      CHECK(done["warning"] == warning);
+    } else {
+      CHECK_FALSE(done.contains("warning"));  // the newer service's v2 status only
+    }
+  }
+  // Without blocked pages, no warning.
+  const auto plain = api.post("/v2/crawl", {{"url", "http://shop.test/desk"}, {"limit", 1}});
+  REQUIRE(plain.status == 200);
+  CHECK_FALSE(wait_done("/v2/crawl/" + plain.body["id"].get<std::string>()).contains("warning"));
+}

@@ -29,6 +29,9 @@ void scrape_option_fields(IO& io, S& s) {
   io("lockdown", s.lockdown);
   io("redactPII", s.redact_pii);
   io("profile", s.profile);
+  io("threatProtection", s.threat_protection);
+  io("auditMetadata", s.audit_metadata);
+  io("safeMode", s.safe_mode);
   io("origin", s.origin);
   io("integration", s.integration);
 }
@@ -286,6 +289,7 @@ void decode(const json& j, BatchScrapeRequest& out, const Path& p) {
   r("webhook", out.webhook);
   r("maxConcurrency", out.max_concurrency);
   r("ignoreInvalidURLs", out.ignore_invalid_urls);
+  r("appendToId", out.append_to_id);
   scrape_option_fields(r, out);
 }
 json encode(const BatchScrapeRequest& v) {
@@ -294,6 +298,7 @@ json encode(const BatchScrapeRequest& v) {
   w("webhook", v.webhook);
   w("maxConcurrency", v.max_concurrency);
   w("ignoreInvalidURLs", v.ignore_invalid_urls);
+  w("appendToId", v.append_to_id);
   scrape_option_fields(w, v);
   return std::move(w.out);
 }
@@ -358,7 +363,12 @@ void read_typed_list(Reader& r, const char* key, std::optional<std::vector<E>>& 
 void decode(const json& j, SearchRequest& out, const Path& p) {
   Reader r(j, p);
   search_fields(r, out);
-  r("highlights", out.highlights);  // v2 only
+  r("highlights", out.highlights);  // v2 only, as the rest of this block
+  r("includeDomains", out.include_domains);
+  r("excludeDomains", out.exclude_domains);
+  r("enterprise", out.enterprise);
+  r("asyncScraping", out.async_scraping);
+  r("threatProtection", out.threat_protection);
   read_typed_list(r, "sources", out.sources, p);
   read_typed_list(r, "categories", out.categories, p);
 }
@@ -366,6 +376,11 @@ json encode(const SearchRequest& v) {
   Writer w;
   search_fields(w, v);
   w("highlights", v.highlights);
+  w("includeDomains", v.include_domains);
+  w("excludeDomains", v.exclude_domains);
+  w("enterprise", v.enterprise);
+  w("asyncScraping", v.async_scraping);
+  w("threatProtection", v.threat_protection);
   w("sources", v.sources);
   w("categories", v.categories);
   return std::move(w.out);
@@ -451,6 +466,7 @@ void decode(const json& j, v1::BatchScrapeRequest& out, const Path& p) {
   r("webhook", out.webhook);
   r("maxConcurrency", out.max_concurrency);
   r("ignoreInvalidURLs", out.ignore_invalid_urls);
+  r("appendToId", out.append_to_id);
   v1_scrape_option_fields(r, out);
 }
 json encode(const v1::BatchScrapeRequest& v) {
@@ -459,6 +475,7 @@ json encode(const v1::BatchScrapeRequest& v) {
   w("webhook", v.webhook);
   w("maxConcurrency", v.max_concurrency);
   w("ignoreInvalidURLs", v.ignore_invalid_urls);
+  w("appendToId", v.append_to_id);
   v1_scrape_option_fields(w, v);
   return std::move(w.out);
 }

@@ -485,10 +485,25 @@ TEST_CASE("every SDK request, minimal and fully set, validates against its schem
     ocr.mode = "ocr";
     newer.parsers = {ocr, webdata::Parser("image")};
     newer.proxy = webdata::ProxyMode::stealth();
+    newer.threat_protection =
+        webdata::Json::parse(R"({"mode":"manual-only","blockedTlds":["zip"]})").value();
+    newer.audit_metadata = webdata::Json::parse(R"({"username":"alice"})").value();
+    newer.safe_mode = true;
     check_valid("v2/scrape.request", newer);
+    newer.formats = {webdata::FormatEntry::json_extraction(std::nullopt, "p")};
+    newer.formats->front().type = webdata::FormatType::deterministic_json();
+    check_valid("v2/scrape.request", newer);
+    webdata::BatchScrapeRequest appended;
+    appended.urls = {"https://site.test/"};
+    appended.append_to_id = "0b6e2a1c-6a49-4d8e-9a57-3d1f0e7c2b11";
+    check_valid("v2/batch-scrape.request", appended);
     webdata::SearchRequest highlighted;
     highlighted.query = "price";
     highlighted.highlights = true;
+    highlighted.include_domains = std::vector<std::string>{"site.test"};
+    highlighted.enterprise = std::vector<std::string>{"anon"};
+    highlighted.async_scraping = false;
+    highlighted.categories = {webdata::SearchCategory::developer()};
     check_valid("v2/search.request", highlighted);
   }
 

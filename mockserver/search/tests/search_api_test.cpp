@@ -286,6 +286,97 @@ TEST_CASE("categories keep github, research and pdf results and name them",
   for (const auto& item : plain) CHECK_FALSE(item.contains("category"));
 }
 
+TEST_CASE("includeDomains keeps hosts, excludeDomains drops them; not both",
+          "[search][domains]") {
+  const auto api = shared_api();
+  const auto all = web_urls(search(api, {{"query", "river"}, {"limit", 100}}));
+  REQUIRE(has(all, kRepo));
+  REQUIRE(has(all, kRiver));
+
+  // A hostname keeps its subdomains; a URL's host (any case) counts as the hostname.
+  for (const json& hosts : {json{"github.example.test"}, json{"https://GitHub.example.test/x"}}) {
+    const auto only = web_urls(
+        search(api, {{"query", "river"}, {"includeDomains", hosts}, {"limit", 100}}));
+    CHECK(only == std::vector<std::string>{kIssue, kRepo});
+  }
+  const auto parent = web_urls(
+      search(api, {{"query", "river"}, {"includeDomains", {"example.test"}}, {"limit", 100}}));
+  CHECK(has(parent, kRepo));
+  CHECK(has(parent, kPaper));
+  for (const auto& url : parent) {
+    const std::string host = host_of(url);
+    CHECK(host.size() > 13);
+    CHECK(host.compare(host.size() - 13, 13, ".example.test") == 0);
+  }
+  const auto excluded = web_urls(search(
+      api, {{"query", "river"}, {"excludeDomains", {"github.example.test"}}, {"limit", 100}}));
+  CHECK(excluded.size() == all.size() - 2);
+  CHECK(has(excluded, kRiver));
+  for (const auto& url : excluded) CHECK(host_of(url) != "github.example.test");
+  // Every source is filtered: news from an excluded host are gone too.
+  const json all_news =
+      search(api, {{"query", "river"}, {"sources", {"news"}}, {"limit", 100}})["data"]["news"];
+  CHECK(has(urls(all_news), kRiver));
+  const json news = search(api, {{"query", "river"},
+                                 {"sources", {"news"}},
+                                 {"limit", 100},
+                                 {"excludeDomains", {"news.example.test"}}})["data"];
+  for (const auto& item : news.value("news", json::array())) {
+    CHECK(host_of(item["url"]) != "news.example.test");
+  }
+
+  const ApiReply both = api.post("/v2/search", {{"query", "river"},
+                                                {"includeDomains", {"github.example.test"}},
+                                                {"excludeDomains", {"news.example.test"}}});
+  REQUIRE(both.status == 400);
+  CHECK(both.body["details"][0]["code"] == "custom");
+  CHECK(both.body["details"][0]["path"] == json({"includeDomains"}));
+  CHECK(api.post("/v2/search", {{"query", "river"}, {"includeDomains", "github.example.test"}})
+            .status == 400);
+}
+
+TEST_CASE("the developer category keeps code hosts and documentation", "[search][categories]") {
+  const auto api = shared_api();
+  const json developer = search(api, {{"query", "river"},
+                                      {"categories", {{{"type", "developer"}}}},
+                                      {"limit", 100}})["data"]["web"];
+  CHECK(has(urls(developer), kIssue));
+  CHECK(has(urls(developer), kRepo));
+  // Documentation hosts count too; news, blogs and papers do not.
+  const json pipelines = search(
+      api, {{"query", "pipelines"}, {"categories", {"developer"}}, {"limit", 100}})["data"]["web"];
+  bool docs = false;
+  for (const json& list : {developer, pipelines}) {
+    for (const auto& item : list) {
+      const std::string host = host_of(item["url"]);
+      INFO(item["url"]);
+      CHECK(item["category"] == "developer");
+      CHECK((host == "github.example.test" || host == "docs.example.test"));
+      docs = docs || host == "docs.example.test";
+    }
+  }
+  CHECK(docs);
+}
+
+TEST_CASE("enterprise, asyncScraping and threatProtection are accepted", "[search][newer]") {
+  const auto api = shared_api();
+  const auto plain = web_urls(search(api, {{"query", "river"}, {"limit", 100}}));
+  const auto newer = web_urls(search(api, {{"query", "river"},
+                                           {"limit", 100},
+                                           {"enterprise", {"default", "anon"}},
+                                           {"asyncScraping", true},
+                                           {"threatProtection", {{"mode", "off"}}}}));
+  CHECK(newer == plain);
+  // zdr needs a team with zero data retention (the default test team has none).
+  const ApiReply zdr = api.post("/v2/search", {{"query", "river"}, {"enterprise", {"zdr"}}});
+  REQUIRE(zdr.status == 400);
+  CHECK(zdr.body["details"][0]["path"] == json({"enterprise"}));
+  CHECK(api.post("/v2/search", {{"query", "river"}, {"enterprise", {"secret"}}}).status == 400);
+  CHECK(api.post("/v2/search", {{"query", "river"}, {"asyncScraping", "yes"}}).status == 400);
+  // v1 search never knew them.
+  CHECK(api.post("/v1/search", {{"query", "river"}, {"includeDomains", {"x.test"}}}).status == 400);
+}
+
 TEST_CASE("tbs cdr: a custom date range over page dates", "[search][tbs]") {
   const auto api = shared_api();
   const json body = search(api, {{"query", "site:news.example.test"},

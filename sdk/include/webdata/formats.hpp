@@ -22,6 +22,8 @@ class FormatType : public OpenEnum<FormatType> {
   static FormatType images() { return FormatType("images"); }
   static FormatType screenshot() { return FormatType("screenshot"); }
   static FormatType json() { return FormatType("json"); }
+  /// Newer: like json, made from the page without a model; answers in `json`.
+  static FormatType deterministic_json() { return FormatType("deterministicJson"); }
   static FormatType change_tracking() { return FormatType("changeTracking"); }
   static FormatType branding() { return FormatType("branding"); }
   static FormatType attributes() { return FormatType("attributes"); }

@@ -66,6 +66,12 @@ struct ScrapeOptions {
   /// `true`, or `{mode?, entities?, replaceStyle?}`: personal data in the text is replaced.
   std::optional<Json> redact_pii;
   std::optional<BrowserProfile> profile;
+  /// Enterprise: `{mode?, riskScoreThreshold?, blacklist?, whitelist?, blockedTlds?,
+  /// failurePolicy?}`, a per-request override of the team's threat protection policy.
+  std::optional<Json> threat_protection;
+  /// Enterprise: `{username}`, recorded in the team's audit log.
+  std::optional<Json> audit_metadata;
+  std::optional<bool> safe_mode;
   std::optional<std::string> origin;         ///< Accepted by every endpoint; names the caller.
   std::optional<std::string> integration;    ///< Accepted by every endpoint.
 };

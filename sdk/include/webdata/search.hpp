@@ -20,13 +20,14 @@ class SearchSource : public OpenEnum<SearchSource> {
   static SearchSource news() { return SearchSource("news"); }
 };
 
-/// Search category: github, research, pdf (open).
+/// Search category: github, research, pdf, developer (open).
 class SearchCategory : public OpenEnum<SearchCategory> {
  public:
   using OpenEnum::OpenEnum;
   static SearchCategory github() { return SearchCategory("github"); }
   static SearchCategory research() { return SearchCategory("research"); }
   static SearchCategory pdf() { return SearchCategory("pdf"); }
+  static SearchCategory developer() { return SearchCategory("developer"); }
 };
 
 /// POST /v2/search. `query` supports the operators "...", -, site:, filetype:, inurl:,
@@ -42,6 +43,12 @@ struct SearchRequest {
   std::optional<std::chrono::milliseconds> timeout;  ///< default 60 s
   std::optional<bool> ignore_invalid_urls;
   std::optional<bool> highlights;  ///< query-relevant highlights per result
+  /// Only results on these hostnames (and their subdomains); not together with exclude_domains.
+  std::optional<std::vector<std::string>> include_domains;
+  std::optional<std::vector<std::string>> exclude_domains;  ///< no results on these hostnames
+  std::optional<std::vector<std::string>> enterprise;  ///< "default", "anon", "zdr"
+  std::optional<bool> async_scraping;
+  std::optional<Json> threat_protection;  ///< as ScrapeOptions::threat_protection
   std::optional<ScrapeOptions> scrape_options;
   std::optional<std::string> origin;
   std::optional<std::string> integration;

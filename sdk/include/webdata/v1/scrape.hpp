@@ -72,6 +72,8 @@ struct BatchScrapeRequest : ScrapeOptions {
   std::optional<WebhookSpec> webhook;
   std::optional<int> max_concurrency;
   std::optional<bool> ignore_invalid_urls;  ///< v1 default false
+  /// Adds the URLs to this existing batch job of the team instead of starting a new one.
+  std::optional<std::string> append_to_id;
 };
 
 }  // namespace webdata::v1
