@@ -15,7 +15,6 @@ struct OptionSpec {
 const std::map<std::string, OptionSpec>& option_specs() {
   const std::set<std::string> jobs = {"batch", "crawl"};
   const std::set<std::string> scraping = {"scrape", "batch", "crawl"};
-  const std::set<std::string> followed = {"batch", "crawl", "status"};
   static const std::map<std::string, OptionSpec> specs = {
       {"api-url", {true, {}}},
       {"api-key", {true, {}}},
@@ -37,13 +36,13 @@ const std::map<std::string, OptionSpec>& option_specs() {
       {"country", {true, {"scrape", "batch", "crawl", "search"}}},
       {"schema", {true, {"scrape", "agent"}}},
       {"prompt", {true, {"scrape"}}},
-      {"no-wait", {false, jobs}},
+      {"no-wait", {false, {"batch", "crawl", "agent"}}},
       {"wait", {false, {"status"}}},
       {"documents", {false, {"status"}}},
       {"skip", {true, {"status"}}},
       {"batch", {false, {"status", "cancel", "errors"}}},
-      {"max-wait", {true, followed}},
-      {"poll-interval", {true, followed}},
+      {"max-wait", {true, {"batch", "crawl", "status", "agent"}}},
+      {"poll-interval", {true, {"batch", "crawl", "status", "agent"}}},
       {"max-concurrency", {true, jobs}},
       {"strict", {false, {"batch"}}},
       {"limit", {true, {"crawl", "search"}}},
@@ -63,6 +62,7 @@ const std::map<std::string, OptionSpec>& option_specs() {
       {"scrape", {false, {"search"}}},
       {"url", {true, {"agent"}}},
       {"max-credits", {true, {"agent"}}},
+      {"agent", {false, {"status", "cancel"}}},
   };
   return specs;
 }
@@ -194,8 +194,9 @@ Commands:
   search QUERY          search the web (operators: "exact", -word, site:, filetype:, inurl:,
                         intitle:, related:, imagesize:, larger:)
   agent PROMPT          let the agent research and answer
-  status ID             state and counters of a crawl (--batch: a batch scrape)
-  cancel ID             cancel a crawl (--batch: a batch scrape)
+  status ID             state and counters of a crawl (--batch: a batch scrape, --agent: an
+                        agent job)
+  cancel ID             cancel a crawl (--batch: a batch scrape, --agent: an agent job)
   errors ID             failed pages and robots.txt blocks of a crawl (--batch: a batch scrape)
   active                the team's running crawls
 
@@ -266,17 +267,21 @@ std::string command_usage(const std::string& command) {
       {"agent", R"(Usage: webdata agent PROMPT [options]
   --url URL             start from this page (repeatable)
   --schema JSON|@FILE   shape of the answer
-  --max-credits N       spending limit
+  --max-credits N       spending limit (a job that would spend more fails)
+  --no-wait             print the job id and return at once (where the service runs agents as
+                        jobs; one that answers at once prints the answer)
+  --max-wait SECONDS, --poll-interval MS   as for batch
 )"},
       {"status", R"(Usage: webdata status ID [options]
   --batch               ID is a batch scrape (default: a crawl)
+  --agent               ID is an agent job (with --wait: print its answer once it ends)
   --wait                wait until the job ends, with a progress bar
   --documents           print every document of the job (markdown or --json)
   --skip N              with --documents: leave out the first N documents (resuming)
   --max-wait SECONDS, --poll-interval MS   as for crawl
   --v1                  use the /v1 endpoints
 )"},
-      {"cancel", "Usage: webdata cancel ID [--batch] [--v1]\n"},
+      {"cancel", "Usage: webdata cancel ID [--batch | --agent] [--v1]\n"},
       {"errors", "Usage: webdata errors ID [--batch] [--v1]\n"},
       {"active", "Usage: webdata active [--v1]\n"},
   };

@@ -560,6 +560,23 @@ int cmd_search(Context& c) {
   return kOk;
 }
 
+/// The end of an agent run: the answer (or the state of a job that did not complete).
+int agent_outcome(Context& c, const AgentResult& res) {
+  if (c.json) {
+    c.out << to_json(res).pretty() << "\n";
+  } else if (res.status.empty() || res.status == JobState::completed()) {
+    render_agent(c.out, res);
+  } else {
+    c.out << "agent " << res.id.value_or("") << ": " << res.status.value() << "\n";
+  }
+  if (!res.status.empty() && !ended_well(res.status)) {
+    c.err << "webdata: agent ended " << res.status.value() << (res.error ? ": " + *res.error : "")
+          << "\n";
+    return kJobNotCompleted;
+  }
+  return kOk;
+}
+
 int cmd_agent(Context& c) {
   if (c.args.positional.empty()) throw UsageError("'agent' needs a prompt");
   AgentRequest req;
@@ -567,17 +584,63 @@ int cmd_agent(Context& c) {
   if (auto urls = c.args.values.find("url"); urls != c.args.values.end()) req.urls = urls->second;
   if (auto s = c.args.value("schema")) req.schema = read_schema(*s);
   req.max_credits = c.args.integer("max-credits", 1, 100000000);
-  auto res = Client(c.client_options).agent(req, c.polling);
-  if (!res.ok()) return fail(c, res.error());
-  if (c.json) {
-    c.out << to_json(*res).pretty() << "\n";
-  } else {
-    render_agent(c.out, *res);
+  const Client client(c.client_options);
+  if (c.args.flag("no-wait")) {
+    auto res = client.start_agent(req);
+    if (!res.ok()) return fail(c, res.error());
+    if (res->status.is_terminal()) return agent_outcome(c, *res);  // answered at once
+    if (c.json) {
+      c.out << "{\"success\": true, \"id\": " << Json::string(res->id.value_or("")).text()
+            << "}\n";
+    } else {
+      c.out << res->id.value_or("") << "\n";
+    }
+    return kOk;
   }
-  if (!res->status.empty() && !ended_well(res->status)) {
-    c.err << "webdata: agent ended " << res->status.value() << (res->error ? ": " + *res->error : "")
-          << "\n";
-    return kJobNotCompleted;
+  auto res = client.agent(req, c.polling);
+  if (!res.ok()) return fail(c, res.error());
+  return agent_outcome(c, *res);
+}
+
+/// `status ID --agent`: the job's state, or with --wait its end.
+int agent_status(Context& c, const std::string& id) {
+  const Client client(c.client_options);
+  const auto start = std::chrono::steady_clock::now();
+  for (;;) {
+    auto st = client.agent_status(id);
+    if (!st.ok()) return fail(c, st.error());
+    if (!c.args.flag("wait") || st->status.is_terminal()) {
+      if (st->status.is_terminal()) return agent_outcome(c, *st);
+      if (c.json) {
+        c.out << to_json(*st).pretty() << "\n";
+      } else {
+        c.out << "agent " << id << ": " << st->status.value() << "\n";
+        if (st->credits_used) c.out << "credits used: " << *st->credits_used << "\n";
+      }
+      return kOk;
+    }
+    if (c.polling.max_wait && std::chrono::steady_clock::now() - start >= *c.polling.max_wait) {
+      c.err << "webdata: agent " << id << " still " << st->status.value() << " after --max-wait "
+            << seconds_text(*c.polling.max_wait) << "; it keeps running\n";
+      return kTimeout;
+    }
+    c.polling.cancel.wait_for(c.polling.interval);
+  }
+}
+
+/// `cancel ID --agent`.
+int agent_cancel(Context& c, const std::string& id) {
+  auto cancelled = Client(c.client_options).cancel_agent(id);
+  if (!cancelled.ok()) return fail(c, cancelled.error());
+  if (c.json) {
+    c.out << "{\"success\": " << (*cancelled ? "true" : "false") << "}\n";
+  } else {
+    c.out << "agent " << id << ": " << (*cancelled ? "cancelled" : "already ended") << "\n";
+  }
+  if (!*cancelled) {
+    c.err << "webdata: agent " << id << " had already ended; see "
+          << suggest(c, "status " + id + " --agent", false) << "\n";
+    return kApiError;
   }
   return kOk;
 }
@@ -625,6 +688,12 @@ int fail_lookup(Context& c, const std::string& command, const std::string& id, c
 
 int cmd_status(Context& c) {
   const std::string id = one_positional(c.args, "job id");
+  if (c.args.flag("agent")) {
+    if (c.args.flag("batch") || c.args.flag("documents") || c.args.flag("v1")) {
+      throw UsageError("--agent does not go with --batch, --documents or --v1");
+    }
+    return agent_status(c, id);
+  }
   const Job job = job_handle(c, id);
   const std::string kind = c.args.flag("batch") ? "batch" : "crawl";
   const auto skip = c.args.integer("skip", 0, 2000000000);
@@ -658,6 +727,12 @@ int cmd_status(Context& c) {
 
 int cmd_cancel(Context& c) {
   const std::string id = one_positional(c.args, "job id");
+  if (c.args.flag("agent")) {
+    if (c.args.flag("batch") || c.args.flag("v1")) {
+      throw UsageError("--agent does not go with --batch or --v1");
+    }
+    return agent_cancel(c, id);
+  }
   auto state = job_handle(c, id).cancel();
   if (!state.ok()) return fail_lookup(c, "cancel", id, state.error());
   if (c.json) {

@@ -276,6 +276,14 @@ PrecheckOutcome run_precheck(std::ostream& out) {
   } else {
     set("agent", false, "POST /v2/agent answers " + short_answer(agent));
   }
+  // The job form: an id without `data` (agent_job_test.cpp).
+  if (agent.status == 200 && agent.body_json.contains("id") && !agent.body_json.contains("data")) {
+    set("agent-job", true, "POST /v2/agent answers with a job id");
+  } else {
+    set("agent-job", false,
+        agent.status == 200 ? "POST /v2/agent answers at once (the synchronous form)"
+                            : "POST /v2/agent answers " + short_answer(agent));
+  }
 
   const std::string a = site_url("/docs/a.html");
   for (const std::string format : {"images", "summary", "branding", "screenshot"}) {

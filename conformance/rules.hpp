@@ -189,6 +189,10 @@ struct Rule {
     "v1 search answers {success, data:[web items]}")                                               \
   X(kAgentShape, "AGENT-SHAPE", "agent.md#answer",                                                 \
     "agent answers {success, data:{result, sources}}, at once or through a job id")                \
+  X(kAgentJob, "AGENT-JOB", "agent.md#agent-jobs",                                                 \
+    "an agent job's status matches its schema and ends completed (with data) or failed")           \
+  X(kAgentCancel, "AGENT-CANCEL", "agent.md#cancelling-a-job",                                     \
+    "DELETE /v2/agent/{id} answers {success}; a cancelled job ends cancelled, without data")       \
   /* Webhooks */                                                                                   \
   X(kHookEvents, "HOOK-EVENTS", "webhooks.md#events",                                              \
     "started first, one page event per document, completed once and last")                         \

@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "app/mock_server.hpp"
+#include "search/agent_jobs.hpp"
 #include "core/ids.hpp"
 #include "core/time.hpp"
 
@@ -66,6 +67,8 @@ void MockServer::reset_all() {
   scraper_->cache().clear();
   scraper_->change_tracker().clear();
   jobs_->reset();
+  agents_->reset();
+  if (agent_runs_reset_) agent_runs_reset_();
   webhooks_->reset();
   std::lock_guard<std::mutex> lock(idempotency_mutex_);
   idempotency_keys_.clear();

@@ -153,6 +153,8 @@ json Config::to_json(bool mask_secrets) const {
           {"chunkBytes", chunk_bytes},
           {"stateDir", state_dir},
           {"pagePacingMs", page_pacing_ms},
+          {"agentJobs", agent_jobs},
+          {"agentPacingMs", agent_pacing_ms},
           {"injectFaults", inject_faults},
           {"admin", admin},
           {"adminOnPublic", admin_on_public},
@@ -185,7 +187,8 @@ std::string apply_config_json(const json& file, Config& config) {
       "host", "port", "threads", "bodyLimit", "headerTimeoutMs", "bodyTimeoutMs", "accessLog",
       "teams", "webRoot", "apiStubRoot", "chunkBytes", "admin", "adminOnPublic", "liveFetch",
       "allowPrivateTargets", "journalLimit", "webhookSignatureHeader", "stateDir",
-      "pagePacingMs", "workers", "tlsCert", "tlsKey", "tlsSelfSigned"};
+      "pagePacingMs", "agentJobs", "agentPacingMs", "workers", "tlsCert", "tlsKey",
+      "tlsSelfSigned"};
   for (const auto& [key, value] : file.items()) {
     (void)value;
     if (known.count(key) == 0) return "unknown setting '" + key + "'";
@@ -219,6 +222,8 @@ std::string apply_config_json(const json& file, Config& config) {
   check(read_int(file, "journalLimit", config.journal_limit, 0, 1000000));
   check(read_string(file, "stateDir", config.state_dir));
   check(read_int(file, "pagePacingMs", config.page_pacing_ms, 0, 60000));
+  check(read_bool(file, "agentJobs", config.agent_jobs));
+  check(read_int(file, "agentPacingMs", config.agent_pacing_ms, 0, 60000));
   check(read_string(file, "webhookSignatureHeader", config.webhook_signature_header));
   if (!err.empty()) return err;
 
@@ -298,6 +303,10 @@ Virtual web and behaviour:
                             unless DIR has mappings/*.json
   --chunk-bytes N           job status chunk limit in bytes (default 10485760)
   --page-pacing MS          pause per job page so `scraping` can be observed (default 20, 0: none)
+  --agent-jobs              run POST /v2/agent as a job: answer {success, id}, poll
+                            GET /v2/agent/{id}, cancel with DELETE (default: answer at once)
+  --agent-pacing MS         with --agent-jobs, pause before each agent step: planning, each
+                            page read, the answer (default 250, 0: none)
   --state-dir DIR           keep jobs and documents in DIR (SQLite) across restarts
   --live-fetch              fetch real URLs that are not in the virtual web
   --allow-private-targets   let live fetching reach loopback and private addresses
@@ -430,6 +439,12 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
     } else if (arg == "--page-pacing") {
       if (!next() || !parse_int(value, config.page_pacing_ms, 0, 60000)) {
         return refuse("--page-pacing needs milliseconds from 0 to 60000");
+      }
+    } else if (arg == "--agent-jobs") {
+      config.agent_jobs = true;
+    } else if (arg == "--agent-pacing") {
+      if (!next() || !parse_int(value, config.agent_pacing_ms, 0, 60000)) {
+        return refuse("--agent-pacing needs milliseconds from 0 to 60000");
       }
     } else if (arg == "--state-dir") {
       if (!next() || value.empty()) return refuse("--state-dir needs a directory");

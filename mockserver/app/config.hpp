@@ -27,6 +27,8 @@ struct Config {
   std::size_t journal_limit = 1000;    ///< Requests kept by GET /__admin/requests.
   std::string state_dir;               ///< Where jobs persist (SQLite); empty: in memory only.
   long long page_pacing_ms = 20;       ///< Pause per scraped job page, so `scraping` is observable.
+  bool agent_jobs = false;             ///< POST /v2/agent starts a job instead of answering.
+  long long agent_pacing_ms = 250;     ///< Pause per agent job step (plan, each page, answer).
   /// Deliberate defects and deployment quirks (--inject-fault, repeatable), for proving what the
   /// conformance suite catches and what it accepts (never for real use); see fault_names().
   std::vector<std::string> inject_faults;

@@ -3,6 +3,8 @@
 #include "core/ids.hpp"
 #include "core/time.hpp"
 #include "app/version.hpp"
+#include "search/agent_jobs.hpp"
+#include "search/service.hpp"
 
 #include <algorithm>
 
@@ -42,6 +44,9 @@ MockServer::MockServer(Config config, std::ostream& log)
                                const json& data, const std::optional<std::string>& error) {
     deliver_event(job, jobs::event_name(event), success, data, error);
   });
+  search_ = std::make_unique<search::SearchService>(*web_, clock_);
+  agents_ = std::make_unique<search::AgentEngine>(
+      *search_, teams_, clock_, std::chrono::milliseconds(config_.agent_pacing_ms));
   add_routes();
   add_admin_routes();
   server_ = std::make_unique<http::Server>(
@@ -132,6 +137,7 @@ void MockServer::add_routes() {
   add_scrape_routes();
   add_job_routes();
   add_search_routes();
+  add_agent_routes();
   add_map_routes();
   add_team_routes();
   add_crawl_preview_routes();

@@ -26,6 +26,11 @@
 
 namespace webdata::mock {
 
+namespace search {
+class SearchService;
+class AgentEngine;
+}  // namespace search
+
 /// One authenticated, validated API request as a handler receives it.
 struct ApiCall {
   const http::Request& request;
@@ -103,8 +108,10 @@ class MockServer {
   http::Response handle_request(const http::Request& request);
   void add_routes();
   void add_scrape_routes();
-  /// POST /v1|v2/search, POST /v2/agent, GET /v2/agent/{id} (app/search_routes.cpp).
+  /// POST /v1|v2/search (app/search_routes.cpp).
   void add_search_routes();
+  /// POST /v2/agent, GET and DELETE /v2/agent/{id} (app/agent_routes.cpp).
+  void add_agent_routes();
   /// POST /v1|v2/map (app/map_routes.cpp).
   void add_map_routes();
   /// GET team/credit-usage, token-usage (+ historical), queue-status, concurrency-check
@@ -147,6 +154,9 @@ class MockServer {
   std::unique_ptr<scrape::Scraper> scraper_;
   std::unique_ptr<webhooks::Dispatcher> webhooks_;
   std::unique_ptr<jobs::JobEngine> jobs_;  // after webhooks_: its events go there
+  std::unique_ptr<search::SearchService> search_;  // shared by the search and agent routes
+  std::unique_ptr<search::AgentEngine> agents_;    // after search_ and teams_: its jobs use them
+  std::function<void()> agent_runs_reset_;         // forgets the synchronous agent runs
   http::Router router_;
   http::Router admin_router_;
   std::mutex idempotency_mutex_;

@@ -13,46 +13,14 @@
 #include "search/text.hpp"
 #include "core/url.hpp"
 
-// POST /v1|v2/search (specification 4.3, wire-decisions 5), POST /v2/agent and
-// GET /v2/agent/{id} (specification 4.9, wire-decisions 6). The index lives in a
-// search::SearchService owned by these routes.
+// POST /v1|v2/search (specification 4.3, wire-decisions 5). The index lives in the server's
+// search::SearchService, which the agent routes (app/agent_routes.cpp) share.
 
 namespace webdata::mock {
 
 using nlohmann::json;
 
 namespace {
-
-/// Agent runs kept for GET /v2/agent/{id}: per team, for 24 hours. Thread-safe.
-class AgentRuns {
- public:
-  struct Run {
-    std::string team;
-    json data;
-    std::int64_t credits = 0;
-    std::chrono::system_clock::time_point expires_at;
-    std::string model;  ///< As requested; the status reports it.
-  };
-  enum class Lookup { found, missing, expired };
-
-  void add(const std::string& id, Run run) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    runs_[id] = std::move(run);
-  }
-  Lookup find(const std::string& id, const std::string& team,
-              std::chrono::system_clock::time_point now, Run& out) const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const auto it = runs_.find(id);
-    if (it == runs_.end() || it->second.team != team) return Lookup::missing;
-    if (now >= it->second.expires_at) return Lookup::expired;
-    out = it->second;
-    return Lookup::found;
-  }
-
- private:
-  mutable std::mutex mutex_;
-  std::map<std::string, Run> runs_;
-};
 
 /// `sources` / `categories`: plain strings or {type} objects (the schema already checked them).
 std::vector<std::string> type_names(const json& body, const char* key,
@@ -80,8 +48,7 @@ void merge_document(json& item, const json& document) {
 }  // namespace
 
 void MockServer::add_search_routes() {
-  auto service = std::make_shared<search::SearchService>(*web_, clock_);
-  auto runs = std::make_shared<AgentRuns>();
+  search::SearchService* service = search_.get();
 
   for (const std::string version : {"v1", "v2"}) {
     api("POST", "/" + version + "/search", version + "/search.request",
@@ -306,68 +273,6 @@ void MockServer::add_search_routes() {
           return http::Response::json(200, body);
         });
   }
-
-  api("POST", "/v2/agent", "v2/agent.request", [this, service, runs](ApiCall& call) {
-    // --inject-fault no-llm: what a self-hosted deployment without the agent service answers.
-    if (config_.has_fault("no-llm")) {
-      return http::Response::error(500, "Agent beta is not enabled.");
-    }
-    if (auto refused = require_credits(call.team, 1)) return *refused;
-    search::AgentRequest request;
-    request.prompt = call.body.value("prompt", "");
-    if (call.body.contains("urls"))
-      request.urls = call.body.at("urls").get<std::vector<std::string>>();
-    request.schema = call.body.value("schema", json());
-    if (call.body.contains("maxCredits"))
-      request.max_credits = call.body.at("maxCredits").get<std::int64_t>();
-    for (const auto& url : request.urls) {
-      if (!parse_http_url(url)) {
-        return http::Response::error(
-            400,
-            "Bad Request: invalid URL '" + url + "': the agent reads absolute http or https URLs",
-            "BAD_REQUEST",
-            json::array({{{"code", "invalid_string"},
-                          {"path", json::array({"urls"})},
-                          {"message", "Invalid URL: " + url}}}));
-      }
-    }
-    const search::AgentAnswer answer = service->agent(request);
-    const std::int64_t credits = std::max<std::int64_t>(1, answer.pages_read);
-    if (!teams_.try_charge(call.team.id, credits)) return *require_credits(call.team, credits);
-
-    json data = {{"result", answer.result}, {"sources", answer.sources}};
-    if (answer.object) {
-      // The structured answer, and the same as text for clients that read only `result`.
-      data["json"] = *answer.object;
-      data["result"] = answer.object->dump();
-    }
-    const std::string id = uuid4();
-    const auto expires = clock_.now() + std::chrono::hours(24);
-    // `model` and `effort` choose the service's model and its effort; the mock answers the
-    // same way for each and reports the model. `strictConstrainToURLs` is how the mock always
-    // reads given `urls` (only those pages).
-    runs->add(id, {call.team.id, data, credits, expires, call.body.value("model", "spark-1-pro")});
-    return http::Response::json(
-        200, {{"success", true}, {"id", id}, {"data", data}, {"creditsUsed", credits}});
-  });
-
-  api("GET", "/v2/agent/{id}", "", [this, runs](ApiCall& call) {
-    AgentRuns::Run run;
-    switch (runs->find(call.params.at("id"), call.team.id, clock_.now(), run)) {
-      case AgentRuns::Lookup::missing:
-        return http::Response::error(404, "Job not found");
-      case AgentRuns::Lookup::expired:
-        return http::Response::error(404, "Job expired");
-      case AgentRuns::Lookup::found:
-        break;
-    }
-    return http::Response::json(200, {{"success", true},
-                                      {"status", "completed"},
-                                      {"model", run.model},
-                                      {"data", run.data},
-                                      {"creditsUsed", run.credits},
-                                      {"expiresAt", iso8601_seconds(run.expires_at)}});
-  });
 }
 
 }  // namespace webdata::mock

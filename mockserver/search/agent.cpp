@@ -23,49 +23,69 @@ struct Passage {
   std::string text;
 };
 
-}  // namespace
-
-AgentAnswer SearchService::agent(const AgentRequest& request) {
-  AgentAnswer answer;
-  const auto idx = index();
+/// The prompt's words that say something, each once.
+std::vector<std::string> prompt_terms(const std::string& prompt) {
   std::vector<std::string> terms;
-  for (auto& term : tokenize(request.prompt)) {
+  for (auto& term : tokenize(prompt)) {
     if (!is_stop_word(term) && std::find(terms.begin(), terms.end(), term) == terms.end()) {
       terms.push_back(std::move(term));
     }
   }
+  return terms;
+}
+
+}  // namespace
+
+std::vector<std::string> SearchService::agent_pages(const AgentRequest& request) {
+  const auto idx = index();
+  const std::vector<std::string> terms = prompt_terms(request.prompt);
   const std::size_t budget =
       request.max_credits ? static_cast<std::size_t>(*request.max_credits) : kPagesToRead;
-
-  // The pages to read: the given URLs (from the index, else fetched), or the best matches.
-  std::vector<PageRecord> outside;  // pages not in the index, kept alive here
-  std::vector<const PageRecord*> pages;
+  std::vector<std::string> pages;
   if (!request.urls.empty()) {
-    outside.reserve(request.urls.size());
+    // The given URLs that can be read (from the index, else fetched).
     for (const auto& url : request.urls) {
       if (pages.size() >= budget) break;
-      if (auto doc = idx->find(url)) {
-        pages.push_back(&idx->page(*doc));
-      } else if (auto page = read_page(url, "")) {
-        outside.push_back(std::move(*page));
-        pages.push_back(&outside.back());
-      }
+      if (idx->find(url) || read_page(url, "")) pages.push_back(url);
     }
-  } else {
-    std::vector<std::pair<double, std::size_t>> ranked;
-    for (std::size_t d = 0; d < idx->size(); ++d) {
-      const double score = idx->bm25(d, terms);
-      if (score > 0) ranked.emplace_back(score, d);
-    }
-    std::sort(ranked.begin(), ranked.end(), [&idx](const auto& a, const auto& b) {
-      return a.first != b.first ? a.first > b.first
-                                : idx->page(a.second).url < idx->page(b.second).url;
-    });
-    // Pages far below the best one are noise: read those within a third of its score.
-    for (const auto& [score, doc] : ranked) {
-      if (pages.size() >= std::min(budget, kPagesToRead)) break;
-      if (score < ranked.front().first / 3) break;
-      pages.push_back(&idx->page(doc));
+    return pages;
+  }
+  std::vector<std::pair<double, std::size_t>> ranked;
+  for (std::size_t d = 0; d < idx->size(); ++d) {
+    const double score = idx->bm25(d, terms);
+    if (score > 0) ranked.emplace_back(score, d);
+  }
+  std::sort(ranked.begin(), ranked.end(), [&idx](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first
+                              : idx->page(a.second).url < idx->page(b.second).url;
+  });
+  // Pages far below the best one are noise: read those within a third of its score.
+  for (const auto& [score, doc] : ranked) {
+    if (pages.size() >= std::min(budget, kPagesToRead)) break;
+    if (score < ranked.front().first / 3) break;
+    pages.push_back(idx->page(doc).url);
+  }
+  return pages;
+}
+
+AgentAnswer SearchService::agent(const AgentRequest& request) {
+  return agent_answer(request, agent_pages(request));
+}
+
+AgentAnswer SearchService::agent_answer(const AgentRequest& request,
+                                        const std::vector<std::string>& urls) {
+  AgentAnswer answer;
+  const auto idx = index();
+  const std::vector<std::string> terms = prompt_terms(request.prompt);
+  std::vector<PageRecord> outside;  // pages not in the index, kept alive here
+  outside.reserve(urls.size());
+  std::vector<const PageRecord*> pages;
+  for (const auto& url : urls) {
+    if (auto doc = idx->find(url)) {
+      pages.push_back(&idx->page(*doc));
+    } else if (auto page = read_page(url, "")) {
+      outside.push_back(std::move(*page));
+      pages.push_back(&outside.back());
     }
   }
   answer.pages_read = static_cast<std::int64_t>(pages.size());

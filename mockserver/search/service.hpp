@@ -94,8 +94,15 @@ class SearchService {
   /// Runs a query: parse, filter, rank, per source. An error for an unusable `tbs`.
   std::optional<SearchError> search(const SearchRequest& request, SearchAnswer& answer);
 
-  /// Reads the best pages for the prompt (or the given URLs) and answers from them.
+  /// Reads the best pages for the prompt (or the given URLs) and answers from them:
+  /// agent_answer(request, agent_pages(request)).
   AgentAnswer agent(const AgentRequest& request);
+  /// The pages the agent reads for a request, in order: the given `urls` that can be read, or
+  /// the best matches of the prompt; at most `max_credits` (3 without it or without `urls`).
+  std::vector<std::string> agent_pages(const AgentRequest& request);
+  /// The answer from `urls` (pages that cannot be read are left out). The job form reads the
+  /// pages one at a time and answers from those it read.
+  AgentAnswer agent_answer(const AgentRequest& request, const std::vector<std::string>& urls);
 
   /// The index for a language ("" for the default edition, fetched as en-US).
   std::shared_ptr<const Index> index(const std::string& language = "");

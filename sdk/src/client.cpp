@@ -294,22 +294,31 @@ Result<SearchResults> Client::search(std::string query, const CallOptions& optio
   return search(with_query<SearchRequest>(std::move(query)), options);
 }
 
-Result<AgentResult> Client::agent(const AgentRequest& request, const PollingPolicy& policy,
-                                  const CallOptions& options) const {
+Result<AgentResult> Client::start_agent(const AgentRequest& request,
+                                        const CallOptions& options) const {
   Call call;
   call.method = "POST";
   call.target = core_->path("/agent");
   call.body = detail::dump(detail::encode(request));
   call.creates_job = true;
-  const detail::Deadline deadline = core_->deadline_for(options);
-  auto first = detail::decode_response<AgentResult>(core_->execute_json(call, options, deadline),
-                                                    "agent answer");
+  auto first = detail::decode_response<AgentResult>(
+      core_->execute_json(call, options, core_->deadline_for(options)), "agent answer");
   if (!first.ok()) return first;
+  // The synchronous form carries the answer; the job form only an id.
   const bool synchronous = !first->id || !first->result.is_null() || !first->sources.empty();
-  if (synchronous) {
-    if (first->status.empty()) first->status = JobState::completed();
-    return first;
+  if (first->status.empty()) {
+    first->status = synchronous ? JobState::completed() : JobState::processing();
   }
+  return first;
+}
+
+Result<AgentResult> Client::agent(const AgentRequest& request, const PollingPolicy& policy,
+                                  const CallOptions& options) const {
+  const detail::Deadline deadline = core_->deadline_for(options);
+  CallOptions first_options = options;
+  if (!first_options.deadline) first_options.deadline = deadline;
+  auto first = start_agent(request, first_options);
+  if (!first.ok() || first->status.is_terminal()) return first;
   // The job form: poll until the agent ends.
   CallOptions follow = options;
   follow.idempotency_key.reset();
@@ -354,6 +363,22 @@ Result<AgentResult> Client::agent_status(const std::string& id, const CallOption
   call.target = core_->path("/agent/" + detail::escape_segment(id));
   return detail::decode_response<AgentResult>(
       core_->execute_json(call, options, core_->deadline_for(options)), "agent status");
+}
+
+Result<bool> Client::cancel_agent(const std::string& id, const CallOptions& options) const {
+  Call call;
+  call.method = "DELETE";
+  call.target = core_->path("/agent/" + detail::escape_segment(id));
+  auto tree = core_->execute_json(call, options, core_->deadline_for(options));
+  // `{success: false}` with a 2xx status arrives as an error: the job had already ended, which is
+  // an answer here, not a failure (the official SDK reads it so too).
+  if (!tree.ok()) {
+    const Error& e = tree.error();
+    if (e.kind == ErrorKind::kHttp && e.http_status >= 200 && e.http_status < 300) return false;
+    return e;
+  }
+  return tree->is_object() && tree->contains("success") && (*tree)["success"].is_boolean() &&
+         (*tree)["success"].get<bool>();
 }
 
 namespace v1 {

@@ -602,6 +602,7 @@ void decode(const json& j, AgentResult& out, const Path& p) {
   }
   r("creditsUsed", out.credits_used);
   r("error", out.error);
+  r("stopReason", out.stop_reason);
   r("expiresAt", out.expires_at);
   r("model", out.model);
   r.rest(out.extras);
@@ -618,6 +619,7 @@ json encode(const AgentResult& v) {
   }
   w("creditsUsed", v.credits_used);
   w("error", v.error);
+  w("stopReason", v.stop_reason);
   w("expiresAt", v.expires_at);
   w("model", v.model);
   const std::string prefix = kDataPrefix;

@@ -194,7 +194,7 @@ TEST_CASE("the agent job form: GET /v2/agent/{id}", "[agent][job]") {
   REQUIRE(api.post("/__admin/clock/advance", {{"milliseconds", 25LL * 3600 * 1000}}).status == 200);
   const ApiReply expired = api.get("/v2/agent/" + id);
   CHECK(expired.status == 404);
-  CHECK(expired.body["error"] == "Job expired");
+  CHECK(expired.body["error"] == "Agent job not found");
 }
 
 TEST_CASE("agent validation, maxCredits and credits", "[agent][credits]") {

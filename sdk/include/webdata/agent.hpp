@@ -36,6 +36,9 @@ struct AgentResult {
   std::vector<std::string> sources;
   std::optional<int> credits_used;
   std::optional<std::string> error;     ///< Set when the job failed.
+  /// Why a failed job stopped early: "credit_limit_reached" when `max_credits` would have been
+  /// exceeded (the job fails rather than spend more).
+  std::optional<std::string> stop_reason;
   std::optional<Timestamp> expires_at;  ///< Job form only.
   std::optional<std::string> model;     ///< The model the request named.
   Extras extras;

@@ -96,6 +96,14 @@ class Client {
                             const CallOptions& options = {}) const;
   /// GET /v2/agent/{id}: the state of an agent job.
   Result<AgentResult> agent_status(const std::string& id, const CallOptions& options = {}) const;
+  /// POST /v2/agent without waiting. A deployment that runs agents as jobs answers with the
+  /// job's `id` (`status` "processing"): follow it with `agent_status`, stop it with
+  /// `cancel_agent`. One that answers at once returns the answer (`status` "completed").
+  Result<AgentResult> start_agent(const AgentRequest& request,
+                                  const CallOptions& options = {}) const;
+  /// DELETE /v2/agent/{id}: true when the job is cancelled (now or before), false when it had
+  /// already completed or failed. An HTTP 404 error for an unknown or expired id.
+  Result<bool> cancel_agent(const std::string& id, const CallOptions& options = {}) const;
 
   // ---- Beyond the specification's core (sdk/src/client_surface.cpp).
 
