@@ -111,6 +111,7 @@ const std::vector<std::pair<std::string, std::string>>& fault_names() {
       {"ignore-skip", "job status ignores skip: every chunk starts at the first document"},
       {"unsigned-webhooks", "webhook deliveries carry no signature header"},
       {"cancel-finished-flips", "cancelling a finished job answers 200 and marks it cancelled"},
+      {"no-parse", "POST /v2/parse is not served (404), as by deployments older than it"},
   };
   return names;
 }

@@ -141,6 +141,7 @@ void MockServer::add_routes() {
   add_map_routes();
   add_team_routes();
   add_crawl_preview_routes();
+  add_parse_routes();
 }
 
 std::optional<http::Response> MockServer::check_webhook(const nlohmann::json& body) const {

@@ -119,6 +119,8 @@ class MockServer {
   void add_team_routes();
   /// POST /v2/crawl/params-preview (app/crawl_preview_routes.cpp).
   void add_crawl_preview_routes();
+  /// POST /v2/parse, a multipart file upload (app/parse_routes.cpp).
+  void add_parse_routes();
   void add_job_routes();
   void add_job_resource_routes(const std::string& prefix, jobs::JobKind kind);
   /// The crawl watcher: a WebSocket route for `GET /v1|v2/crawl/{id}` upgrade requests

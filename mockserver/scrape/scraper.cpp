@@ -408,6 +408,17 @@ Outcome Scraper::scrape_pdf(const json& options, const std::string& version,
 }
 
 Outcome Scraper::scrape(const json& options, const std::string& version, const Team& team) {
+  return scrape_page(options, version, team, nullptr);
+}
+
+Outcome Scraper::scrape_upload(const json& options, const Upload& upload, const Team& team) {
+  json with_url = options;
+  with_url["url"] = upload.url;
+  return scrape_page(with_url, "v2", team, &upload);
+}
+
+Outcome Scraper::scrape_page(const json& options, const std::string& version, const Team& team,
+                             const Upload* upload) {
   Outcome out;
   if (auto refused = check(options, version, team)) {
     out.failure = refused;
@@ -440,7 +451,8 @@ Outcome Scraper::scrape(const json& options, const std::string& version, const T
   // otherwise), nothing is fetched or stored, as the service documents.
   const bool lockdown = version == "v2" && options.value("lockdown", false);
   const bool zero_retention = options.value("zeroDataRetention", false) || lockdown;
-  const bool store = options.value("storeInCache", true) && !sensitive && !zero_retention;
+  const bool store =
+      upload == nullptr && options.value("storeInCache", true) && !sensitive && !zero_retention;
   const auto max_age = std::chrono::milliseconds(options.value(
       "maxAge", lockdown ? 63072000000LL : version == "v1" ? 0LL : 172800000LL));
   const std::string key = cache_key(options, parsed->str()) + "|" +
@@ -450,7 +462,7 @@ Outcome Scraper::scrape(const json& options, const std::string& version, const T
   // The cached page of a hit, or the one this scrape stores: either way the parse and the
   // renderings are made once and kept with it.
   std::shared_ptr<const CachedPage> cached;
-  if (max_age.count() > 0 && !sensitive && (!zero_retention || lockdown)) {
+  if (upload == nullptr && max_age.count() > 0 && !sensitive && (!zero_retention || lockdown)) {
     cached = cache_.find(key, now, max_age);
   }
   if (lockdown && !cached) {
@@ -465,7 +477,14 @@ Outcome Scraper::scrape(const json& options, const std::string& version, const T
   std::string proxy_used;
   bool hit = false;
   std::chrono::system_clock::time_point cached_at;
-  if (cached) {
+  if (upload != nullptr) {
+    fetched.ok = true;
+    fetched.status = 200;
+    fetched.url = upload->url;
+    fetched.content_type = upload->content_type;
+    fetched.body = upload->body;
+    proxy_used = "basic";
+  } else if (cached) {
     fetched = cached->fetched();
     proxy_used = cached->proxy_used();
     cached_at = cached->stored_at();

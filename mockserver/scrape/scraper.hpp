@@ -126,6 +126,14 @@ class PageCache {
   std::map<std::string, Slot> slots_;
 };
 
+/// A file handed to the pipeline instead of fetched (POST /v2/parse).
+struct Upload {
+  std::string url;           ///< Where the document came from: its `metadata.url`, and the base
+                             ///< of its relative links.
+  std::string content_type;  ///< Decides how it is read, as a page's Content-Type does.
+  std::string body;
+};
+
 /// The scrape pipeline: options -> fetch (cache | virtual web) -> content -> document -> credits.
 /// Shared by POST /scrape, batch scrape, crawl and search. Thread-safe.
 class Scraper {
@@ -140,6 +148,10 @@ class Scraper {
   /// Scrapes `options["url"]`. `options` is a validated request body (or a job's scrape
   /// options plus `url`) with the version's defaults applied.
   Outcome scrape(const nlohmann::json& options, const std::string& version, const Team& team);
+  /// Makes the v2 document of an uploaded file as scrape() makes one of a fetched page: the same
+  /// formats, content options, PDF parsing and credits; nothing is fetched, read from or stored
+  /// in the cache. `options` is a validated parse options object (no `url`).
+  Outcome scrape_upload(const nlohmann::json& options, const Upload& upload, const Team& team);
 
   PageCache& cache() { return cache_; }
   formats::ChangeTracker& change_tracker() { return tracker_; }
@@ -153,6 +165,10 @@ class Scraper {
  private:
   web::FetchResult fetch(const nlohmann::json& options, const std::string& url,
                          const std::string& proxy, std::chrono::milliseconds timeout) const;
+
+  /// scrape() and scrape_upload(): `upload` (when set) replaces the fetch and the cache.
+  Outcome scrape_page(const nlohmann::json& options, const std::string& version, const Team& team,
+                      const Upload* upload);
 
   const web::VirtualWeb& web_;
   const Clock& clock_;
