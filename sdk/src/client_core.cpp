@@ -93,6 +93,7 @@ Result<HttpResponse> ClientCore::execute(const Call& call, const CallOptions& op
   for (const auto& h : options_.headers) request.headers.push_back(h);
   for (const auto& h : options.headers) request.headers.push_back(h);
   request.body = call.body;
+  request.form = call.form;
 
   std::chrono::milliseconds per_request = options_.timeout;
   if (call.min_timeout) per_request = std::max(per_request, *call.min_timeout);

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "codec.hpp"
 #include "status_chunk.hpp"
@@ -18,6 +19,7 @@ struct Call {
   std::string method = "GET";
   std::string target;  ///< A path ("/v2/scrape") or an absolute URL already resolved.
   std::string body;    ///< JSON; empty for none.
+  std::vector<FormPart> form;  ///< A multipart/form-data body instead (POST /v2/parse).
   bool creates_job = false;
   /// Per-request timeout floor (a scrape asking the service for a long `timeout`).
   std::optional<std::chrono::milliseconds> min_timeout;

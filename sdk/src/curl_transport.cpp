@@ -141,6 +141,20 @@ class CurlTransport final : public Transport {
 
     curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
     set_method(curl, request);
+    // A multipart body: libcurl writes the boundary, each part and the Content-Type header.
+    // The parts are copied into the mime structure, freed once the exchange is over.
+    std::unique_ptr<curl_mime, void (*)(curl_mime*)> mime(nullptr, curl_mime_free);
+    if (!request.form.empty()) {
+      mime.reset(curl_mime_init(curl));
+      for (const auto& field : request.form) {
+        curl_mimepart* part = curl_mime_addpart(mime.get());
+        curl_mime_name(part, field.name.c_str());
+        curl_mime_data(part, field.data.data(), field.data.size());
+        if (!field.filename.empty()) curl_mime_filename(part, field.filename.c_str());
+        if (!field.content_type.empty()) curl_mime_type(part, field.content_type.c_str());
+      }
+      curl_easy_setopt(curl, CURLOPT_MIMEPOST, mime.get());
+    }
     curl_easy_setopt(curl, CURLOPT_HTTPHEADER, handle->header_list);
     curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(request.timeout.count()));
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, &ex);
@@ -153,6 +167,7 @@ class CurlTransport final : public Transport {
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, nullptr);
     curl_easy_setopt(curl, CURLOPT_HEADERDATA, nullptr);
     curl_easy_setopt(curl, CURLOPT_POSTFIELDS, nullptr);
+    if (mime) curl_easy_setopt(curl, CURLOPT_MIMEPOST, nullptr);
     release(std::move(handle));
 
     if (rc != CURLE_OK) {

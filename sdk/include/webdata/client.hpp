@@ -1,5 +1,6 @@
 #pragma once
 
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "webdata/jobs.hpp"
 #include "webdata/map.hpp"
 #include "webdata/options.hpp"
+#include "webdata/parse.hpp"
 #include "webdata/result.hpp"
 #include "webdata/scrape.hpp"
 #include "webdata/search.hpp"
@@ -38,6 +40,15 @@ class Client {
   /// other option at its default.
   Result<Document> scrape(std::string url, std::vector<FormatEntry> formats = {},
                           const CallOptions& options = {}) const;
+
+  /// POST /v2/parse: an uploaded file (HTML, PDF, plain text, Markdown) made into a document
+  /// as a scrape makes one of a page (sdk/src/parse.cpp).
+  Result<Document> parse(const ParseFile& file, const ParseOptions& parse_options = {},
+                         const CallOptions& options = {}) const;
+  /// POST /v2/parse of the file at `path` (read whole; its name is sent, its type follows its
+  /// extension). An unreadable file is a kInvalidArgument error; nothing is sent.
+  Result<Document> parse(const std::filesystem::path& path, const ParseOptions& parse_options = {},
+                         const CallOptions& options = {}) const;
 
   /// POST /v2/batch/scrape: starts the job and returns its handle.
   Result<BatchScrapeJob> start_batch_scrape(const BatchScrapeRequest& request,

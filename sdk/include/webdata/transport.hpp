@@ -13,11 +13,23 @@
 
 namespace webdata {
 
+/// One part of a multipart/form-data request body (`HttpRequest::form`).
+struct FormPart {
+  std::string name;
+  std::string data;          ///< The content, any bytes.
+  std::string filename;      ///< Non-empty: a file part (`filename=` in its Content-Disposition).
+  std::string content_type;  ///< Empty: the part has no Content-Type header.
+};
+
 struct HttpRequest {
   std::string method = "GET";
   std::string url;  ///< Absolute URL.
   Headers headers;
   std::string body;
+  /// Not empty: the body is multipart/form-data made of these parts, and `body` is not sent.
+  /// The transport writes the boundary and the Content-Type header (POST /v2/parse); a custom
+  /// transport that cannot must answer an error rather than send `body`.
+  std::vector<FormPart> form;
   std::chrono::milliseconds timeout{std::chrono::seconds(60)};  ///< Whole exchange.
 };
 

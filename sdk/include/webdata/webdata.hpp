@@ -18,6 +18,7 @@
 #include "webdata/metadata.hpp"
 #include "webdata/open_enum.hpp"
 #include "webdata/options.hpp"
+#include "webdata/parse.hpp"
 #include "webdata/result.hpp"
 #include "webdata/scrape.hpp"
 #include "webdata/search.hpp"
