@@ -25,17 +25,18 @@ const std::map<std::string, OptionSpec>& option_specs() {
       {"help", {false, {}}},
       {"version", {false, {}}},
       {"v1", {false, {"scrape", "batch", "crawl", "search", "status", "cancel", "errors", "active"}}},
-      {"format", {true, {"scrape", "batch", "crawl", "search"}}},
-      {"no-main-content", {false, {"scrape", "batch", "crawl", "search"}}},
-      {"include-tag", {true, scraping}},
-      {"exclude-tag", {true, scraping}},
+      {"format", {true, {"scrape", "batch", "crawl", "search", "parse"}}},
+      {"no-main-content", {false, {"scrape", "batch", "crawl", "search", "parse"}}},
+      {"include-tag", {true, {"scrape", "batch", "crawl", "parse"}}},
+      {"exclude-tag", {true, {"scrape", "batch", "crawl", "parse"}}},
       {"wait-for", {true, scraping}},
       {"mobile", {false, scraping}},
       {"proxy", {true, scraping}},
       {"max-age", {true, scraping}},
       {"country", {true, {"scrape", "batch", "crawl", "search"}}},
-      {"schema", {true, {"scrape", "agent"}}},
-      {"prompt", {true, {"scrape"}}},
+      {"schema", {true, {"scrape", "agent", "parse"}}},
+      {"prompt", {true, {"scrape", "parse"}}},
+      {"content-type", {true, {"parse"}}},
       {"no-wait", {false, {"batch", "crawl", "agent"}}},
       {"wait", {false, {"status"}}},
       {"documents", {false, {"status"}}},
@@ -69,7 +70,7 @@ const std::map<std::string, OptionSpec>& option_specs() {
 
 const std::set<std::string>& commands() {
   static const std::set<std::string> names = {"scrape", "batch",  "crawl",  "search", "agent",
-                                              "status", "cancel", "errors", "active"};
+                                              "status", "cancel", "errors", "active", "parse"};
   return names;
 }
 
@@ -189,6 +190,7 @@ A command-line client for the web data extraction API (v2; --v1 for the v1 endpo
 
 Commands:
   scrape URL            scrape one page (markdown, or every --format asked for)
+  parse FILE            turn a local file (HTML, PDF, text, Markdown) into a document
   batch URL...          batch scrape: start, show progress, print every document
   crawl URL             crawl a site: start, show progress, print every document
   search QUERY          search the web (operators: "exact", -word, site:, filetype:, inurl:,
@@ -231,6 +233,14 @@ std::string command_usage(const std::string& command) {
   --proxy MODE          basic, enhanced or auto  --max-age MS  accept a cached copy this old
   --country CODE        location country (ISO code)
   --v1                  use POST /v1/scrape
+)"},
+      {"parse", R"(Usage: webdata parse FILE [options]
+  Uploads FILE (HTML, PDF, plain text or Markdown) to POST /v2/parse and prints the document
+  as scrape does: markdown, or the whole document with --json.
+  --format F            as for scrape (screenshot, branding and changeTracking need a page)
+  --schema JSON|@FILE, --prompt TEXT   the json format, as for scrape
+  --no-main-content, --include-tag SEL, --exclude-tag SEL   as for scrape
+  --content-type TYPE   the file's media type (default: from its extension)
 )"},
       {"batch", R"(Usage: webdata batch URL... [options]
   --format F, --no-main-content, --include-tag, --exclude-tag, --wait-for, --mobile, --proxy,

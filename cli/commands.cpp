@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include <webdata/webdata.hpp>
@@ -398,6 +400,36 @@ int cmd_scrape(Context& c) {
     req.url = url;
     doc = Client(c.client_options).scrape(req, call);
   }
+  if (!doc.ok()) return fail(c, doc.error());
+  if (doc->warning) note(c, "warning: " + *doc->warning);
+  if (c.json) {
+    c.out << to_json(*doc).pretty() << "\n";
+  } else {
+    render_document(c.out, *doc);
+  }
+  return kOk;
+}
+
+// POST /v2/parse of a local file; printed as scrape prints its document.
+int cmd_parse(Context& c) {
+  const std::string path = one_positional(c.args, "FILE");
+  // The options a file takes are the content options of a scrape: read them the same way.
+  const ScrapeOptions scrape = scrape_options(c.args);
+  ParseOptions options;
+  options.formats = scrape.formats;
+  options.only_main_content = scrape.only_main_content;
+  options.include_tags = scrape.include_tags;
+  options.exclude_tags = scrape.exclude_tags;
+  std::ifstream in(path, std::ios::binary);
+  std::error_code ec;
+  if (!in || !std::filesystem::is_regular_file(path, ec)) {
+    throw UsageError("cannot read '" + path + "'");
+  }
+  ParseFile file;
+  file.data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  file.filename = std::filesystem::path(path).filename().string();
+  file.content_type = c.args.value("content-type").value_or("");
+  Result<Document> doc = Client(c.client_options).parse(file, options);
   if (!doc.ok()) return fail(c, doc.error());
   if (doc->warning) note(c, "warning: " + *doc->warning);
   if (c.json) {
@@ -823,6 +855,7 @@ int run_command(const Args& args, std::ostream& out, std::ostream& err, bool err
   int rc = kOk;
   const std::string& cmd = args.command;
   if (cmd == "scrape") rc = cmd_scrape(c);
+  else if (cmd == "parse") rc = cmd_parse(c);
   else if (cmd == "batch") rc = cmd_batch(c);
   else if (cmd == "crawl") rc = cmd_crawl(c);
   else if (cmd == "search") rc = cmd_search(c);
