@@ -5,6 +5,7 @@
 #include <map>
 
 #include "checks.hpp"
+#include "parse_upload.hpp"
 #include "support.hpp"
 
 namespace webdata::conformance {
@@ -97,6 +98,17 @@ Capability probe_auth() {
                        short_answer(res)};
   }
   return {true, "GET /v2/crawl/active without a key answers " + short_answer(res)};
+}
+
+// POST /v2/parse of a small HTML file. Older deployments do not serve the route (404).
+Capability probe_parse() {
+  const auto res = post_parse({{"file", "precheck.html", "text/html",
+                                "<html><head><title>Precheck</title></head><body><h1>Precheck"
+                                "</h1></body></html>"}});
+  if (res.status == 200 && res.body_json.is_object() && res.body_json.value("success", false)) {
+    return {true, "POST /v2/parse of an HTML file answers 200"};
+  }
+  return {false, "POST /v2/parse of an HTML file answers " + short_answer(res)};
 }
 
 Capability probe_pdf() {
@@ -310,6 +322,10 @@ PrecheckOutcome run_precheck(std::ostream& out) {
   {
     const Capability c = probe_pdf();
     set("pdf", c.available, c.detail);
+  }
+  {
+    const Capability c = probe_parse();
+    set("parse", c.available, c.detail);
   }
   judge_webhook_probe(hook_started, hook_token, hook_deadline);
   set("webhook-secret", !target().webhook_secret.empty(),

@@ -122,6 +122,13 @@ struct Rule {
     "summary, json, changeTracking, branding and screenshot have their documented shapes")         \
   X(kActions, "SCRAPE-ACTIONS", "scrape.md#actions-result",                                        \
     "actions results list the scrapes in action order")                                            \
+  /* Parse */                                                                                     \
+  X(kParseDocument, "PARSE-DOCUMENT", "parse.md#response",                                         \
+    "an uploaded HTML file answers {success:true, data:<scrape document>} made from the file, "    \
+    "with the formats asked for and metadata.sourceURL naming the file")                           \
+  X(kParseRefusals, "PARSE-REFUSALS", "parse.md#errors",                                           \
+    "a body without a file part, or a file type the service cannot read, answers 4xx with "       \
+    "success:false")                                                                               \
   /* Batch scrape */                                                                               \
   X(kBatchStart, "BATCH-START", "batch-scrape.md#response",                                        \
     "a batch answers {success, id, url, invalidURLs}")                                             \

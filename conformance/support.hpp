@@ -129,7 +129,7 @@ struct Capability {
   std::string detail;  ///< What was seen: why it is missing, or how it was found present.
 };
 /// The precheck's finding for `name`: "auth", "search", "agent", "format:<name>" (images,
-/// summary, json, changeTracking, branding, screenshot), "actions", "pdf", "webhooks",
+/// summary, json, changeTracking, branding, screenshot), "actions", "pdf", "parse", "webhooks",
 /// "webhook-signing", "webhook-secret", "other-team", "mock-admin". An unknown name is missing.
 const Capability& capability(const std::string& name);
 
