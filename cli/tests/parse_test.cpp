@@ -18,7 +18,7 @@ using nlohmann::json;
 using webdata::testing::MockProcess;
 using webdata::testing::RunResult;
 
-RunResult cli(const MockProcess& mock, std::vector<std::string> args) {
+RunResult parse_cli(const MockProcess& mock, std::vector<std::string> args) {
   std::vector<std::string> argv = {WEBDATA_CLI_EXE};
   argv.insert(argv.end(), args.begin(), args.end());
   argv.insert(argv.end(), {"--api-url", mock.url(), "--api-key", "test-key"});
@@ -54,13 +54,13 @@ const std::string kHtml =
 TEST_CASE("parse prints the file's markdown, and --json the document") {
   MockProcess mock(WEBDATA_MOCK_EXE, {});
   const TempFile page("guide.html", kHtml);
-  auto r = cli(mock, {"parse", page.path.string()});
+  auto r = parse_cli(mock, {"parse", page.path.string()});
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("# Field guide") != std::string::npos);
   CHECK(r.out.find("Menu") == std::string::npos);
   CHECK(r.out.find("<html") == std::string::npos);
 
-  auto j = cli(mock, {"parse", page.path.string(), "--format", "markdown,links",
+  auto j = parse_cli(mock, {"parse", page.path.string(), "--format", "markdown,links",
                       "--no-main-content", "--json"});
   REQUIRE(j.exit_code == 0);
   const json doc = json::parse(j.out);
@@ -73,21 +73,21 @@ TEST_CASE("parse prints the file's markdown, and --json the document") {
 TEST_CASE("parse: --content-type names the type of a file without a known extension") {
   MockProcess mock(WEBDATA_MOCK_EXE, {});
   const TempFile notes("notes.dat", "# Notes\n\nplain words\n");
-  auto refused = cli(mock, {"parse", notes.path.string()});
+  auto refused = parse_cli(mock, {"parse", notes.path.string()});
   CHECK(refused.exit_code == 1);
   CHECK(refused.err.find("UNSUPPORTED_FILE_TYPE") != std::string::npos);
-  auto r = cli(mock, {"parse", notes.path.string(), "--content-type", "text/markdown"});
+  auto r = parse_cli(mock, {"parse", notes.path.string(), "--content-type", "text/markdown"});
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("plain words") != std::string::npos);
 }
 
 TEST_CASE("parse: a missing file and options of other commands are usage errors") {
   MockProcess mock(WEBDATA_MOCK_EXE, {});
-  auto missing = cli(mock, {"parse", "/nonexistent/webdata/guide.html"});
+  auto missing = parse_cli(mock, {"parse", "/nonexistent/webdata/guide.html"});
   CHECK(missing.exit_code == 2);
   CHECK(missing.err.find("cannot read") != std::string::npos);
   const TempFile page("guide.html", kHtml);
-  auto wait = cli(mock, {"parse", page.path.string(), "--wait-for", "100"});
+  auto wait = parse_cli(mock, {"parse", page.path.string(), "--wait-for", "100"});
   CHECK(wait.exit_code == 2);
   CHECK(wait.err.find("does not apply to 'parse'") != std::string::npos);
 }

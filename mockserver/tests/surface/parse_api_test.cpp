@@ -68,7 +68,7 @@ std::string long_text(int lines) {
   return out;
 }
 
-void check_schema(const std::string& schema, const json& body) {
+void check_parse_schema(const std::string& schema, const json& body) {
   const auto issues = webdata::contract::SchemaSet::embedded().validate(schema, body);
   INFO(schema << ": " << body.dump());
   CHECK(issues.empty());
@@ -81,7 +81,7 @@ TEST_CASE("parse: an HTML file becomes the document a scrape of it would be", "[
   const long long before = t.remaining();
   const auto r = t.parse({{"file", "report.html", "text/html", kHtml}});
   REQUIRE(r.status == 200);
-  check_schema("v2/parse.response", r.body);
+  check_parse_schema("v2/parse.response", r.body);
   const json& data = r.body["data"];
   CHECK(data["markdown"].get<std::string>().find("# Quarterly report") != std::string::npos);
   CHECK(data["markdown"].get<std::string>().find("Copyright") == std::string::npos);  // main only
@@ -132,7 +132,7 @@ TEST_CASE("parse: PDF, plain text and Markdown files", "[surface][parse]") {
     const long long before = t.remaining();
     const auto r = t.parse({{"file", "notes.pdf", "application/pdf", pdf}});
     REQUIRE(r.status == 200);
-    check_schema("v2/parse.response", r.body);
+    check_parse_schema("v2/parse.response", r.body);
     const json& meta = r.body["data"]["metadata"];
     CHECK(r.body["data"]["markdown"].get<std::string>().find("The river rose in spring.") !=
           std::string::npos);
