@@ -11,7 +11,7 @@
 #include "api_client.hpp"
 #include "formats/pdf.hpp"
 #include "mock_fixture.hpp"
-#include "webdata/contract/schemas.hpp"
+#include "schema_check.hpp"
 
 using webdata::testing::ApiClient;
 using webdata::testing::RunningMock;
@@ -61,17 +61,11 @@ struct ParseApi {
   }
 };
 
-/// Text long enough for `pages` pages of the mock's PDF writer (about 45 lines a page).
+/// `lines` lines of text; the mock's PDF writer puts about 45 on a page.
 std::string long_text(int lines) {
   std::string out;
   for (int i = 1; i <= lines; ++i) out += "Line " + std::to_string(i) + " of the notes.\n";
   return out;
-}
-
-void check_parse_schema(const std::string& schema, const json& body) {
-  const auto issues = webdata::contract::SchemaSet::embedded().validate(schema, body);
-  INFO(schema << ": " << body.dump());
-  CHECK(issues.empty());
 }
 
 }  // namespace
@@ -81,7 +75,7 @@ TEST_CASE("parse: an HTML file becomes the document a scrape of it would be", "[
   const long long before = t.remaining();
   const auto r = t.parse({{"file", "report.html", "text/html", kHtml}});
   REQUIRE(r.status == 200);
-  check_parse_schema("v2/parse.response", r.body);
+  surface_test::check_schema("v2/parse.response", r.body);
   const json& data = r.body["data"];
   CHECK(data["markdown"].get<std::string>().find("# Quarterly report") != std::string::npos);
   CHECK(data["markdown"].get<std::string>().find("Copyright") == std::string::npos);  // main only
@@ -132,7 +126,7 @@ TEST_CASE("parse: PDF, plain text and Markdown files", "[surface][parse]") {
     const long long before = t.remaining();
     const auto r = t.parse({{"file", "notes.pdf", "application/pdf", pdf}});
     REQUIRE(r.status == 200);
-    check_parse_schema("v2/parse.response", r.body);
+    surface_test::check_schema("v2/parse.response", r.body);
     const json& meta = r.body["data"]["metadata"];
     CHECK(r.body["data"]["markdown"].get<std::string>().find("The river rose in spring.") !=
           std::string::npos);
