@@ -42,6 +42,9 @@ MockServer::MockServer(Config config, std::ostream& log)
                                const json& data, const std::optional<std::string>& error) {
     deliver_event(job, jobs::event_name(event), success, data, error);
   });
+  jobs::ExtractSettings extract;
+  extract.pacing = engine.pacing;
+  extracts_ = std::make_unique<jobs::ExtractEngine>(*scraper_, *web_, teams_, clock_, extract);
   add_routes();
   add_admin_routes();
   server_ = std::make_unique<http::Server>(
@@ -135,6 +138,7 @@ void MockServer::add_routes() {
   add_map_routes();
   add_team_routes();
   add_crawl_preview_routes();
+  add_extract_routes();
 }
 
 std::optional<http::Response> MockServer::check_webhook(const nlohmann::json& body) const {
