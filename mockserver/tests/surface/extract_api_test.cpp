@@ -14,6 +14,12 @@
 #include "stub_mapping.hpp"
 #include "webdata/contract/schemas.hpp"
 
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validation_results.hpp>
+#include <valijson/validator.hpp>
+
 using webdata::testing::ApiClient;
 using webdata::testing::page_stub;
 using webdata::testing::RunningMock;
@@ -76,17 +82,25 @@ const json kProductSchema = {
       {"weight", {{"type", "string"}}}}},
     {"required", {"colour", "material"}}};
 
-bool conforms(const json& value, const json& schema) {
-  // The data must fit the caller's schema: use the contract's validator on an ad hoc schema.
-  json required = schema.value("required", json::array());
-  for (const auto& name : required) {
-    if (!value.contains(name.get<std::string>())) return false;
+/// The ways `value` breaks `schema` (a caller's JSON Schema), as valijson reports them; empty
+/// when it fits. An independent validator, not the mock's own check.
+std::vector<std::string> schema_issues(const json& schema, const json& value) {
+  valijson::Schema compiled;
+  valijson::SchemaParser parser;
+  const valijson::adapters::NlohmannJsonAdapter schema_adapter(schema);
+  parser.populateSchema(schema_adapter, compiled);
+  valijson::Validator validator(valijson::Validator::kStrongTypes);
+  valijson::ValidationResults results;
+  const valijson::adapters::NlohmannJsonAdapter target(value);
+  std::vector<std::string> out;
+  if (validator.validate(compiled, target, &results)) return out;
+  valijson::ValidationResults::Error error;
+  while (results.popError(error)) {
+    std::string where;
+    for (const auto& part : error.context) where += part;
+    out.push_back(where + ": " + error.description);
   }
-  for (const auto& [key, v] : value.items()) {
-    const json& prop = schema["properties"].value(key, json::object());
-    if (prop.value("type", "") == "string" && !v.is_string()) return false;
-  }
-  return true;
+  return out;
 }
 
 }  // namespace
@@ -104,7 +118,7 @@ TEST_CASE("v2 extract expands a glob over the site and merges the pages' answers
   CHECK(done["success"] == true);
   const json& data = done["data"];
   INFO(data.dump());
-  CHECK(conforms(data, kProductSchema));
+  CHECK(schema_issues(kProductSchema, data) == std::vector<std::string>{});
   // Each field comes from the page that has it: the merge spans pages.
   CHECK(data["colour"] == "black");
   CHECK(data["material"] == "steel");
@@ -268,4 +282,79 @@ TEST_CASE("extract jobs belong to their team", "[extract]") {
   const std::string id = r.body["id"];
   CHECK(b.get("/v2/extract/" + id).status == 404);
   CHECK(a.get("/v2/extract/" + id).status == 200);
+}
+
+// What the official JavaScript SDK 4.42 sends: v2 `startExtract` with every option it knows, and
+// the v1 client's body (spread params, `origin: "js-sdk@<version>"`, `includeSubdomains`).
+TEST_CASE("extract accepts every field the official JavaScript SDK sends, v2 and v1", "[extract]") {
+  Shop shop;
+  const json v2_body = {
+      {"urls", {"http://shop.test/products/*"}},
+      {"prompt", "colour and material"},
+      {"schema", kProductSchema},
+      {"systemPrompt", "Be brief."},
+      {"allowExternalLinks", false},
+      {"enableWebSearch", false},
+      {"showSources", true},
+      {"ignoreInvalidURLs", true},
+      {"integration", "langchain"},
+      {"origin", "js-sdk@4.42.0"},
+      {"agent", {{"model", "FIRE-1"}}},
+      {"webhook", {{"url", "http://hooks.shop.test/extract"}, {"events", {"completed"}}}},
+      {"threatProtection", {{"mode", "off"}}},
+      {"scrapeOptions", {{"onlyMainContent", true}, {"formats", {"markdown"}}, {"maxAge", 0}}}};
+  auto r = shop.api.post("/v2/extract", v2_body);
+  INFO(r.body.dump());
+  REQUIRE(r.status == 200);
+  Shop::check_schema("v2/extract.response", r.body);
+  json done = shop.wait("v2", r.body["id"]);
+  CHECK(done["status"] == "completed");
+  CHECK(schema_issues(kProductSchema, done["data"]).empty());
+  CHECK(done["sources"].contains("colour"));
+
+  const json v1_body = {{"urls", {"shop.test/products/anvil"}},
+                        {"prompt", "the colour"},
+                        {"schema", kProductSchema},
+                        {"includeSubdomains", false},
+                        {"showSources", false},
+                        {"agent", {{"model", "FIRE-1"}, {"sessionId", "s-1"}}},
+                        {"scrapeOptions", {{"formats", {"markdown"}}, {"onlyMainContent", true}}},
+                        {"origin", "js-sdk@4.42.0"}};
+  r = shop.api.post("/v1/extract", v1_body);
+  INFO(r.body.dump());
+  REQUIRE(r.status == 200);
+  done = shop.wait("v1", r.body["id"]);
+  CHECK(done["status"] == "completed");
+  CHECK(done["data"]["colour"] == "black");
+  CHECK_FALSE(done.contains("sources"));
+}
+
+// `data` fits the caller's schema whatever the pages hold: required fields no page has, nested
+// objects, arrays with bounds and enums.
+TEST_CASE("extract data always validates against the request's schema", "[extract]") {
+  Shop shop;
+  const json schema = {
+      {"type", "object"},
+      {"properties",
+       {{"products",
+         {{"type", "array"},
+          {"maxItems", 2},
+          {"items",
+           {{"type", "object"},
+            {"properties", {{"name", {{"type", "string"}}}, {"kind", {{"enum", {"tool", "other"}}}}}},
+            {"required", {"name", "kind"}}}}}},
+        {"founded", {{"type", "integer"}, {"minimum", 1000}}},
+        {"contact", {{"type", "object"}, {"properties", {{"email", {{"type", "string"}}}}},
+                     {"required", {"email"}}}}}},
+      {"required", {"products", "founded", "contact"}}};
+  for (const std::string v : {"v1", "v2"}) {
+    auto r = shop.api.post("/" + v + "/extract",
+                           {{"urls", {"http://shop.test/*"}}, {"schema", schema},
+                            {"prompt", "products, founding year and contact"}});
+    REQUIRE(r.status == 200);
+    const json done = shop.wait(v, r.body["id"]);
+    REQUIRE(done["status"] == "completed");
+    INFO(v << " data: " << done["data"].dump());
+    CHECK(schema_issues(schema, done["data"]) == std::vector<std::string>{});
+  }
 }
