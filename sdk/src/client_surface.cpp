@@ -333,8 +333,26 @@ Result<ExtractStarted> start_extract(const ClientCore& core, const std::string& 
 
 Result<ExtractResult> extract_status(const ClientCore& core, const std::string& v,
                                      const std::string& id, const CallOptions& options) {
-  return call_and_decode<ExtractResult>(core, get("/" + v + "/extract/" + escape_segment(id)),
-                                        options, "extract status", decode_extract);
+  auto status = call_and_decode<ExtractResult>(
+      core, get("/" + v + "/extract/" + escape_segment(id)), options, "extract status",
+      decode_extract);
+  if (status.ok()) return status;
+  // A failed job answers 200 with `success: false` and its `status`: that is the job's state, not
+  // a refused request, so it is returned as an ExtractResult (as `extract` promises).
+  const Error& e = status.error();
+  if (e.kind != ErrorKind::kHttp || e.http_status != 200) return status;
+  const json body = json::parse(e.raw_body, nullptr, false);
+  if (!body.is_object() || !body.contains("status") || !body.at("status").is_string()) {
+    return status;
+  }
+  try {
+    return decode_extract(body);
+  } catch (const ParseError& parse_error) {
+    Error err;
+    err.kind = ErrorKind::kParse;
+    err.message = std::string("unexpected extract status: ") + parse_error.what();
+    return err;
+  }
 }
 
 /// Polls until the job leaves "processing", within `policy.max_wait`.

@@ -241,3 +241,31 @@ TEST_CASE("v1::Client::extract", "[integration][extract]") {
   webdata::Client v2(mock.url(), "test-key");
   CHECK(v2.extract_status(job->id).ok());
 }
+
+TEST_CASE("a failed extract job is an ExtractResult with its error, not an Error",
+          "[integration][extract]") {
+  RunningMock mock;
+  webdata::Client client(mock.url(), "test-key");
+  webdata::ExtractRequest req;
+  req.urls = {"http://nowhere.invalid/"};
+  req.prompt = "the heading";
+  auto done = client.extract(req, {50ms, 30s, {}});
+  REQUIRE(done.ok());
+  CHECK(done->status == "failed");
+  CHECK_FALSE(done->success);
+  REQUIRE(done->error);
+  CHECK(done->error->find("nowhere.invalid") != std::string::npos);
+
+  // The same through extract_status of a started job.
+  auto started = client.start_extract(req);
+  REQUIRE(started.ok());
+  webdata::ExtractResult last;
+  for (int i = 0; i < 200; ++i) {
+    auto status = client.extract_status(started->id);
+    REQUIRE(status.ok());
+    last = *status;
+    if (last.done()) break;
+    std::this_thread::sleep_for(20ms);
+  }
+  CHECK(last.status == "failed");
+}
