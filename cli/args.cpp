@@ -25,8 +25,10 @@ const std::map<std::string, OptionSpec>& option_specs() {
       {"progress", {true, {}}},
       {"help", {false, {}}},
       {"version", {false, {}}},
-      {"v1", {false, {"scrape", "batch", "crawl", "search", "status", "cancel", "errors", "active",
-                      "map", "extract", "usage", "queue"}}},
+      {"v1",
+       {false,
+        {"scrape", "batch", "crawl", "search", "status", "cancel", "errors", "active", "map",
+         "extract", "usage", "queue"}}},
       {"format", {true, {"scrape", "batch", "crawl", "search"}}},
       {"no-main-content", {false, {"scrape", "batch", "crawl", "search"}}},
       {"include-tag", {true, scraping}},
@@ -77,8 +79,8 @@ const std::map<std::string, OptionSpec>& option_specs() {
 
 const std::set<std::string>& commands() {
   static const std::set<std::string> names = {
-      "scrape", "batch",   "crawl", "search", "agent", "status",        "cancel",
-      "errors", "active",  "map",   "extract", "usage", "queue", "crawl-preview"};
+      "scrape", "batch",  "crawl", "search",  "agent", "status", "cancel",
+      "errors", "active", "map",   "extract", "usage", "queue",  "crawl-preview"};
   return names;
 }
 

@@ -700,7 +700,6 @@ int cmd_active(Context& c) {
   return kOk;
 }
 
-
 // ---- map, extract, usage, queue, crawl-preview: the endpoints beyond the specification's core.
 
 // The SDK has no to_json for these answers: their --json output is written here, member by
@@ -714,7 +713,9 @@ class JsonObject {
   JsonObject& add(const std::string& key, const std::string& value) {
     return add(key, Json::string(value));
   }
-  JsonObject& add(const std::string& key, long long value) { return add(key, Json::integer(value)); }
+  JsonObject& add(const std::string& key, long long value) {
+    return add(key, Json::integer(value));
+  }
   template <class T>
   JsonObject& maybe(const std::string& key, const std::optional<T>& value) {
     if (value) add(key, *value);
@@ -746,7 +747,9 @@ Json json_strings(const std::vector<std::string>& items) {
   return json_array(out);
 }
 
-void print_json(Context& c, const Json& value) { c.out << value.pretty() << "\n"; }
+void print_json(Context& c, const Json& value) {
+  c.out << value.pretty() << "\n";
+}
 
 int cmd_map(Context& c) {
   const std::string url = one_positional(c.args, "URL");
@@ -906,7 +909,8 @@ int cmd_extract(Context& c) {
     if (c.json) {
       JsonObject out;
       out.add("success", Json::boolean(true)).add("id", started->id);
-      if (!started->invalid_urls.empty()) out.add("invalidURLs", json_strings(started->invalid_urls));
+      if (!started->invalid_urls.empty())
+        out.add("invalidURLs", json_strings(started->invalid_urls));
       print_json(c, out.maybe("warning", started->warning).extras(started->extras).done());
     } else {
       c.out << started->id << "\n";
@@ -999,7 +1003,8 @@ int cmd_usage(Context& c) {
   const v1::Client old_client(c.client_options);
   const Client client(c.client_options);
   if (a.flag("historical")) {
-    auto credits = v1 ? old_client.credit_usage_history(by_key) : client.credit_usage_history(by_key);
+    auto credits =
+        v1 ? old_client.credit_usage_history(by_key) : client.credit_usage_history(by_key);
     if (!credits.ok()) return fail(c, credits.error());
     auto tokens = v1 ? old_client.token_usage_history(by_key) : client.token_usage_history(by_key);
     if (!tokens.ok()) return fail(c, tokens.error());
@@ -1026,14 +1031,16 @@ int cmd_usage(Context& c) {
     return kOk;
   }
   const auto line = [&](const char* noun, long long remaining, const std::optional<long long>& plan,
-                        const std::optional<Timestamp>& start, const std::optional<Timestamp>& end) {
+                        const std::optional<Timestamp>& start,
+                        const std::optional<Timestamp>& end) {
     c.out << noun << ": " << remaining << " remaining";
     if (plan) c.out << " of " << *plan;
-    if (start || end) c.out << " (billing period " << date_of(start) << " to " << date_of(end) << ")";
+    if (start || end)
+      c.out << " (billing period " << date_of(start) << " to " << date_of(end) << ")";
     c.out << "\n";
   };
-  line("credits", credits->remaining_credits, credits->plan_credits,
-       credits->billing_period_start, credits->billing_period_end);
+  line("credits", credits->remaining_credits, credits->plan_credits, credits->billing_period_start,
+       credits->billing_period_end);
   line("tokens", tokens->remaining_tokens, tokens->plan_tokens, tokens->billing_period_start,
        tokens->billing_period_end);
   return kOk;
@@ -1042,11 +1049,11 @@ int cmd_usage(Context& c) {
 int cmd_queue(Context& c) {
   if (!c.args.positional.empty()) throw UsageError("'queue' takes no arguments");
   const bool v1 = c.args.flag("v1");
-  auto queue = v1 ? v1::Client(c.client_options).queue_status()
-                  : Client(c.client_options).queue_status();
+  auto queue =
+      v1 ? v1::Client(c.client_options).queue_status() : Client(c.client_options).queue_status();
   if (!queue.ok()) return fail(c, queue.error());
-  auto concurrency = v1 ? v1::Client(c.client_options).concurrency()
-                        : Client(c.client_options).concurrency();
+  auto concurrency =
+      v1 ? v1::Client(c.client_options).concurrency() : Client(c.client_options).concurrency();
   if (!concurrency.ok()) return fail(c, concurrency.error());
   const QueueStatus& q = *queue;
   if (c.json) {
@@ -1194,11 +1201,16 @@ int run_command(const Args& args, std::ostream& out, std::ostream& err, bool err
   else if (cmd == "cancel") rc = cmd_cancel(c);
   else if (cmd == "errors") rc = cmd_errors(c);
   else if (cmd == "active") rc = cmd_active(c);
-  else if (cmd == "map") rc = cmd_map(c);
-  else if (cmd == "extract") rc = cmd_extract(c);
-  else if (cmd == "usage") rc = cmd_usage(c);
-  else if (cmd == "queue") rc = cmd_queue(c);
-  else if (cmd == "crawl-preview") rc = cmd_crawl_preview(c);
+  else if (cmd == "map")
+    rc = cmd_map(c);
+  else if (cmd == "extract")
+    rc = cmd_extract(c);
+  else if (cmd == "usage")
+    rc = cmd_usage(c);
+  else if (cmd == "queue")
+    rc = cmd_queue(c);
+  else if (cmd == "crawl-preview")
+    rc = cmd_crawl_preview(c);
   out.flush();
   if (!out) {
     err << "webdata: cannot write the output\n";

@@ -218,8 +218,7 @@ void render_extract(std::ostream& out, const ExtractResult& result) {
   }
 }
 
-void render_extract_status(std::ostream& out, const std::string& id,
-                           const ExtractResult& result) {
+void render_extract_status(std::ostream& out, const std::string& id, const ExtractResult& result) {
   out << "extract " << id << ": " << result.status << ", " << result.credits_used << " credits";
   if (result.tokens_used) out << ", " << *result.tokens_used << " tokens";
   if (result.expires_at) out << ", expires " << *result.expires_at;

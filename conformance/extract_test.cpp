@@ -14,9 +14,8 @@ using namespace webdata::conformance;
 
 namespace {
 
-const json kTitleSchema = {{"type", "object"},
-                             {"properties", {{"title", {{"type", "string"}}}}},
-                             {"required", {"title"}}};
+const json kTitleSchema = {
+    {"type", "object"}, {"properties", {{"title", {{"type", "string"}}}}}, {"required", {"title"}}};
 
 /// How `value` breaks `schema` (the caller's JSON Schema), one issue a line; empty when it fits.
 std::string caller_schema_problems(const json& schema, const json& value) {

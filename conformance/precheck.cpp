@@ -176,7 +176,9 @@ void probe_routes() {
       {"token-usage", "GET", "/v2/team/token-usage", nullptr},
       {"queue-status", "GET", "/v2/team/queue-status", nullptr},
       {"concurrency-check", "GET", "/v2/concurrency-check", nullptr},
-      {"crawl-preview", "POST", "/v2/crawl/params-preview",
+      {"crawl-preview",
+       "POST",
+       "/v2/crawl/params-preview",
        {{"url", site_url("/")}, {"prompt", "only the docs"}}},
   };
   for (const auto& p : probes) {

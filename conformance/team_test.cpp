@@ -82,8 +82,8 @@ TEST_CASE("queue status: counts of the team's jobs", "[team]") {
   CHECK_SCHEMA("v2/queue-status.response", res.body_json);
   const json& b = res.body_json;
   CHECK(b.value("success", false));
-  for (const char* key : {"jobsInQueue", "activeJobsInQueue", "waitingJobsInQueue",
-                          "maxConcurrency"}) {
+  for (const char* key :
+       {"jobsInQueue", "activeJobsInQueue", "waitingJobsInQueue", "maxConcurrency"}) {
     INFO(key);
     REQUIRE(b.contains(key));
     REQUIRE(b.at(key).is_number_integer());
@@ -115,8 +115,9 @@ TEST_CASE("crawl params preview: options a crawl accepts", "[crawl]") {
   CHECKS_RULES(&rules::kCrawlPreview);
   REQUIRE_CAPABILITY("crawl-preview");
   RULE(rules::kCrawlPreview);
-  const auto res = post("/v2/crawl/params-preview",
-                        {{"url", site_url("/")}, {"prompt", "only the docs pages, at most 5 pages"}});
+  const auto res =
+      post("/v2/crawl/params-preview",
+           {{"url", site_url("/")}, {"prompt", "only the docs pages, at most 5 pages"}});
   INFO(res.describe());
   CHECK_JSON_ANSWER(res);
   REQUIRE(res.status == 200);

@@ -610,8 +610,8 @@ TEST_CASE("extract follows the job and prints the data; --no-wait and status --e
   CHECK(r.out.find("\nSources:\n- name: https://shop.example.test/products/trail-kettle") !=
         std::string::npos);
 
-  auto j = cli(mock, {"extract", "https://shop.example.test/*", "--schema", schema,
-                      "--json", "--quiet"});
+  auto j = cli(mock,
+               {"extract", "https://shop.example.test/*", "--schema", schema, "--json", "--quiet"});
   REQUIRE(j.exit_code == 0);
   const json done = parse(j);
   CHECK(done.at("status") == "completed");
@@ -646,8 +646,8 @@ TEST_CASE("extract refuses bad input, says why a job failed, and names unknown i
   CHECK(bad.exit_code == 1);
   CHECK(bad.err.find("urls") != std::string::npos);  // the field-level details
 
-  auto failed = cli(mock, {"extract", "https://fail-dns.synthetic.test/", "--prompt", "x",
-                           "--quiet"});
+  auto failed =
+      cli(mock, {"extract", "https://fail-dns.synthetic.test/", "--prompt", "x", "--quiet"});
   CHECK(failed.exit_code == 5);
   CHECK(failed.err.find("ended failed: ") != std::string::npos);
   CHECK(failed.err.find("fail-dns.synthetic.test") != std::string::npos);
@@ -672,7 +672,8 @@ TEST_CASE("usage prints credits and tokens, --historical by period and by key") 
   REQUIRE(j.exit_code == 0);
   const json out = parse(j);
   const json credits = out.at("credits").at("data");
-  CHECK(credits.at("planCredits").get<long long>() - credits.at("remainingCredits").get<long long>() ==
+  CHECK(credits.at("planCredits").get<long long>() -
+            credits.at("remainingCredits").get<long long>() ==
         1);  // the one scrape
   CHECK(out.at("tokens").at("data").contains("remainingTokens"));
 
@@ -707,8 +708,8 @@ TEST_CASE("queue prints the team's queue and concurrency") {
 
 TEST_CASE("crawl-preview prints the options a prompt implies and the crawl that runs them") {
   MockProcess mock = start_mock();
-  auto r = cli(mock, {"crawl-preview", "https://docs.example.test/", "only", "the", "blog,",
-                      "at", "most", "5", "pages"});
+  auto r = cli(mock, {"crawl-preview", "https://docs.example.test/", "only", "the", "blog,", "at",
+                      "most", "5", "pages"});
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("```json\n") != std::string::npos);
   const auto run_at = r.out.find("run it with:\n  webdata crawl https://docs.example.test/");

@@ -254,7 +254,6 @@ Result<Concurrency> concurrency(const ClientCore& core, const std::string& v,
                                       "concurrency check", decode_concurrency);
 }
 
-
 // ---- extract
 
 template <class Request>
@@ -303,7 +302,8 @@ ExtractResult decode_extract(const json& j) {
       // Deployments name pages as a list of URLs; anything else is kept as text.
       std::vector<std::string>& list = out.sources[field];
       if (urls.is_array()) {
-        for (const auto& url : urls) list.push_back(url.is_string() ? url.get<std::string>() : url.dump());
+        for (const auto& url : urls)
+          list.push_back(url.is_string() ? url.get<std::string>() : url.dump());
       } else if (urls.is_string()) {
         list.push_back(urls.get<std::string>());
       }
@@ -333,9 +333,9 @@ Result<ExtractStarted> start_extract(const ClientCore& core, const std::string& 
 
 Result<ExtractResult> extract_status(const ClientCore& core, const std::string& v,
                                      const std::string& id, const CallOptions& options) {
-  auto status = call_and_decode<ExtractResult>(
-      core, get("/" + v + "/extract/" + escape_segment(id)), options, "extract status",
-      decode_extract);
+  auto status =
+      call_and_decode<ExtractResult>(core, get("/" + v + "/extract/" + escape_segment(id)), options,
+                                     "extract status", decode_extract);
   if (status.ok()) return status;
   // A failed job answers 200 with `success: false` and its `status`: that is the job's state, not
   // a refused request, so it is returned as an ExtractResult (as `extract` promises).
@@ -357,9 +357,8 @@ Result<ExtractResult> extract_status(const ClientCore& core, const std::string& 
 
 /// Polls until the job leaves "processing", within `policy.max_wait`.
 template <class Request>
-Result<ExtractResult> extract(const ClientCore& core, const std::string& v,
-                              const Request& request, const PollingPolicy& policy,
-                              const CallOptions& options) {
+Result<ExtractResult> extract(const ClientCore& core, const std::string& v, const Request& request,
+                              const PollingPolicy& policy, const CallOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   auto job = start_extract(core, v, request, options);
   if (!job.ok()) return job.error();

@@ -130,8 +130,9 @@ void add_shop(RunningMock& mock) {
            body + "</main></body></html>";
   };
   for (const auto& [path, html] : std::vector<std::pair<std::string, std::string>>{
-           {"/products/", page("Products", "<a href=\"/products/anvil\">anvil</a> "
-                                           "<a href=\"/products/hammer\">hammer</a>")},
+           {"/products/", page("Products",
+                               "<a href=\"/products/anvil\">anvil</a> "
+                               "<a href=\"/products/hammer\">hammer</a>")},
            {"/products/anvil", page("Anvil", "<p>Colour: black</p>")},
            {"/products/hammer", page("Hammer", "<p>Material: steel</p>")}}) {
     REQUIRE(api.post("/__admin/mappings", webdata::testing::page_stub("shop.test", path, html))
@@ -140,9 +141,8 @@ void add_shop(RunningMock& mock) {
 }
 
 webdata::Json product_schema() {
-  return webdata::Json::parse(
-             R"({"type":"object","properties":{"colour":{"type":"string"},)"
-             R"("material":{"type":"string"}},"required":["colour","material"]})")
+  return webdata::Json::parse(R"({"type":"object","properties":{"colour":{"type":"string"},)"
+                              R"("material":{"type":"string"}},"required":["colour","material"]})")
       .value();
 }
 

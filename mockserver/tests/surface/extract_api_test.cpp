@@ -27,10 +27,11 @@ using json = nlohmann::json;
 
 namespace {
 
-std::string page(const std::string& title, const std::string& body,
-                 const std::vector<std::string>& links = {}) {
-  std::string html = "<html><head><title>" + title + "</title></head><body><main><h1>" + title +
-                     "</h1>" + body;
+// Named apart from map_api_test's page(): the unity build puts the surface tests in one file.
+std::string shop_page(const std::string& title, const std::string& body,
+                      const std::vector<std::string>& links = {}) {
+  std::string html =
+      "<html><head><title>" + title + "</title></head><body><main><h1>" + title + "</h1>" + body;
   for (const auto& l : links) html += "<p><a href=\"" + l + "\">" + l + "</a></p>";
   return html + "</main></body></html>";
 }
@@ -41,15 +42,16 @@ struct Shop {
 
   Shop() {
     const std::string h = "shop.test";
-    add(page_stub(h, "/", page("Shop", "<p>Welcome.</p>", {"/products/", "/about"})));
-    add(page_stub(h, "/about", page("About us", "<p>Email: hello@shop.test</p>")));
-    add(page_stub(h, "/products/",
-                  page("Products", "<p>Our range.</p>", {"/products/anvil", "/products/hammer"})));
+    add(page_stub(h, "/", shop_page("Shop", "<p>Welcome.</p>", {"/products/", "/about"})));
+    add(page_stub(h, "/about", shop_page("About us", "<p>Email: hello@shop.test</p>")));
+    add(page_stub(
+        h, "/products/",
+        shop_page("Products", "<p>Our range.</p>", {"/products/anvil", "/products/hammer"})));
     add(page_stub(h, "/products/anvil",
-                  page("Anvil", "<p>Colour: black</p><p>Weight: 50 kg</p>",
-                       {"https://maker.test/anvils"})));
-    add(page_stub(h, "/products/hammer", page("Hammer", "<p>Material: steel</p>")));
-    add(page_stub("maker.test", "/anvils", page("Anvil maker", "<p>Founded: 1890</p>")));
+                  shop_page("Anvil", "<p>Colour: black</p><p>Weight: 50 kg</p>",
+                            {"https://maker.test/anvils"})));
+    add(page_stub(h, "/products/hammer", shop_page("Hammer", "<p>Material: steel</p>")));
+    add(page_stub("maker.test", "/anvils", shop_page("Anvil maker", "<p>Founded: 1890</p>")));
   }
   void add(const json& mapping) { REQUIRE(api.post("/__admin/mappings", mapping).status == 201); }
 
@@ -74,13 +76,12 @@ struct Shop {
   }
 };
 
-const json kProductSchema = {
-    {"type", "object"},
-    {"properties",
-     {{"colour", {{"type", "string"}}},
-      {"material", {{"type", "string"}}},
-      {"weight", {{"type", "string"}}}}},
-    {"required", {"colour", "material"}}};
+const json kProductSchema = {{"type", "object"},
+                             {"properties",
+                              {{"colour", {{"type", "string"}}},
+                               {"material", {{"type", "string"}}},
+                               {"weight", {{"type", "string"}}}}},
+                             {"required", {"colour", "material"}}};
 
 /// The ways `value` breaks `schema` (a caller's JSON Schema), as valijson reports them; empty
 /// when it fits. An independent validator, not the mock's own check.
@@ -140,12 +141,12 @@ TEST_CASE("v2 extract expands a glob over the site and merges the pages' answers
 
 TEST_CASE("extract uses the same extraction as the json format, page by page", "[extract]") {
   Shop shop;
-  const auto scrape = shop.api.post(
-      "/v2/scrape", {{"url", "http://shop.test/products/anvil"},
-                     {"formats", {{{"type", "json"}, {"schema", kProductSchema}}}}});
+  const auto scrape =
+      shop.api.post("/v2/scrape", {{"url", "http://shop.test/products/anvil"},
+                                   {"formats", {{{"type", "json"}, {"schema", kProductSchema}}}}});
   REQUIRE(scrape.status == 200);
-  auto r = shop.api.post("/v2/extract", {{"urls", {"http://shop.test/products/anvil"}},
-                                         {"schema", kProductSchema}});
+  auto r = shop.api.post(
+      "/v2/extract", {{"urls", {"http://shop.test/products/anvil"}}, {"schema", kProductSchema}});
   REQUIRE(r.status == 200);
   const json done = shop.wait("v2", r.body["id"]);
   REQUIRE(done["status"] == "completed");
@@ -173,8 +174,8 @@ TEST_CASE("extract charges credits and tokens to the team's usage", "[extract]")
   Shop shop;
   const auto before = shop.api.get("/v2/team/token-usage");
   REQUIRE(before.status == 200);
-  auto r = shop.api.post("/v2/extract", {{"urls", {"http://shop.test/products/hammer"}},
-                                         {"prompt", "the material"}});
+  auto r = shop.api.post(
+      "/v2/extract", {{"urls", {"http://shop.test/products/hammer"}}, {"prompt", "the material"}});
   REQUIRE(r.status == 200);
   const json done = shop.wait("v2", r.body["id"]);
   REQUIRE(done["status"] == "completed");
@@ -341,16 +342,20 @@ TEST_CASE("extract data always validates against the request's schema", "[extrac
           {"maxItems", 2},
           {"items",
            {{"type", "object"},
-            {"properties", {{"name", {{"type", "string"}}}, {"kind", {{"enum", {"tool", "other"}}}}}},
+            {"properties",
+             {{"name", {{"type", "string"}}}, {"kind", {{"enum", {"tool", "other"}}}}}},
             {"required", {"name", "kind"}}}}}},
         {"founded", {{"type", "integer"}, {"minimum", 1000}}},
-        {"contact", {{"type", "object"}, {"properties", {{"email", {{"type", "string"}}}}},
-                     {"required", {"email"}}}}}},
+        {"contact",
+         {{"type", "object"},
+          {"properties", {{"email", {{"type", "string"}}}}},
+          {"required", {"email"}}}}}},
       {"required", {"products", "founded", "contact"}}};
   for (const std::string v : {"v1", "v2"}) {
-    auto r = shop.api.post("/" + v + "/extract",
-                           {{"urls", {"http://shop.test/*"}}, {"schema", schema},
-                            {"prompt", "products, founding year and contact"}});
+    auto r =
+        shop.api.post("/" + v + "/extract", {{"urls", {"http://shop.test/*"}},
+                                             {"schema", schema},
+                                             {"prompt", "products, founding year and contact"}});
     REQUIRE(r.status == 200);
     const json done = shop.wait(v, r.body["id"]);
     REQUIRE(done["status"] == "completed");
