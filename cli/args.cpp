@@ -15,6 +15,7 @@ struct OptionSpec {
 const std::map<std::string, OptionSpec>& option_specs() {
   const std::set<std::string> jobs = {"batch", "crawl"};
   const std::set<std::string> scraping = {"scrape", "batch", "crawl"};
+  const std::set<std::string> followed = {"batch", "crawl", "status", "extract", "agent"};
   static const std::map<std::string, OptionSpec> specs = {
       {"api-url", {true, {}}},
       {"api-key", {true, {}}},
@@ -24,7 +25,10 @@ const std::map<std::string, OptionSpec>& option_specs() {
       {"progress", {true, {}}},
       {"help", {false, {}}},
       {"version", {false, {}}},
-      {"v1", {false, {"scrape", "batch", "crawl", "search", "status", "cancel", "errors", "active"}}},
+      {"v1",
+       {false,
+        {"scrape", "batch", "crawl", "search", "status", "cancel", "errors", "active", "map",
+         "extract", "usage", "queue"}}},
       {"format", {true, {"scrape", "batch", "crawl", "search", "parse"}}},
       {"no-main-content", {false, {"scrape", "batch", "crawl", "search", "parse"}}},
       {"include-tag", {true, {"scrape", "batch", "crawl", "parse"}}},
@@ -34,27 +38,27 @@ const std::map<std::string, OptionSpec>& option_specs() {
       {"proxy", {true, scraping}},
       {"max-age", {true, scraping}},
       {"country", {true, {"scrape", "batch", "crawl", "search"}}},
-      {"schema", {true, {"scrape", "agent", "parse"}}},
-      {"prompt", {true, {"scrape", "parse"}}},
+      {"schema", {true, {"scrape", "agent", "extract", "parse"}}},
+      {"prompt", {true, {"scrape", "extract", "parse"}}},
       {"content-type", {true, {"parse"}}},
-      {"no-wait", {false, {"batch", "crawl", "agent"}}},
+      {"no-wait", {false, {"batch", "crawl", "extract", "agent"}}},
       {"wait", {false, {"status"}}},
       {"documents", {false, {"status"}}},
       {"skip", {true, {"status"}}},
       {"batch", {false, {"status", "cancel", "errors"}}},
-      {"max-wait", {true, {"batch", "crawl", "status", "agent"}}},
-      {"poll-interval", {true, {"batch", "crawl", "status", "agent"}}},
+      {"max-wait", {true, followed}},
+      {"poll-interval", {true, followed}},
       {"max-concurrency", {true, jobs}},
       {"strict", {false, {"batch"}}},
-      {"limit", {true, {"crawl", "search"}}},
+      {"limit", {true, {"crawl", "search", "map"}}},
       {"max-depth", {true, {"crawl"}}},
       {"include-path", {true, {"crawl"}}},
       {"exclude-path", {true, {"crawl"}}},
       {"entire-domain", {false, {"crawl"}}},
-      {"subdomains", {false, {"crawl"}}},
-      {"external-links", {false, {"crawl"}}},
+      {"subdomains", {false, {"crawl", "map"}}},
+      {"external-links", {false, {"crawl", "extract"}}},
       {"ignore-robots", {false, {"crawl"}}},
-      {"sitemap", {true, {"crawl"}}},
+      {"sitemap", {true, {"crawl", "map"}}},
       {"delay", {true, {"crawl"}}},
       {"source", {true, {"search"}}},
       {"category", {true, {"search"}}},
@@ -63,14 +67,22 @@ const std::map<std::string, OptionSpec>& option_specs() {
       {"scrape", {false, {"search"}}},
       {"url", {true, {"agent"}}},
       {"max-credits", {true, {"agent"}}},
+      // map, extract, usage, queue, crawl-preview (the endpoints beyond the specification's core)
+      {"search", {true, {"map"}}},
+      {"system-prompt", {true, {"extract"}}},
+      {"sources", {false, {"extract"}}},
+      {"extract", {false, {"status"}}},
+      {"historical", {false, {"usage"}}},
+      {"by-api-key", {false, {"usage"}}},
       {"agent", {false, {"status", "cancel"}}},
   };
   return specs;
 }
 
 const std::set<std::string>& commands() {
-  static const std::set<std::string> names = {"scrape", "batch",  "crawl",  "search", "agent",
-                                              "status", "cancel", "errors", "active", "parse"};
+  static const std::set<std::string> names = {
+      "scrape", "batch",  "crawl", "search",  "agent", "status", "cancel",
+      "errors", "active", "map",   "extract", "usage", "queue",  "crawl-preview", "parse"};
   return names;
 }
 
@@ -196,11 +208,16 @@ Commands:
   search QUERY          search the web (operators: "exact", -word, site:, filetype:, inurl:,
                         intitle:, related:, imagesize:, larger:)
   agent PROMPT          let the agent research and answer
+  map URL               the site's URLs, one a line, without scraping it
+  extract URL...        structured data from pages (URL/* for a section): --prompt, --schema
+  crawl-preview URL PROMPT...   the crawl options a prompt implies, without crawling
   status ID             state and counters of a crawl (--batch: a batch scrape, --agent: an
-                        agent job)
+                        agent job, --extract: an extract job)
   cancel ID             cancel a crawl (--batch: a batch scrape, --agent: an agent job)
   errors ID             failed pages and robots.txt blocks of a crawl (--batch: a batch scrape)
   active                the team's running crawls
+  usage                 the team's remaining credits and extract tokens (--historical)
+  queue                 the team's queued and running jobs, and its concurrency
 
 Global options:
   --api-url URL         service address (default $WEBDATA_API_URL, else http://127.0.0.1:3002)
@@ -285,6 +302,7 @@ std::string command_usage(const std::string& command) {
       {"status", R"(Usage: webdata status ID [options]
   --batch               ID is a batch scrape (default: a crawl)
   --agent               ID is an agent job (with --wait: print its answer once it ends)
+  --extract             ID is an extract job: its state, and its data once completed
   --wait                wait until the job ends, with a progress bar
   --documents           print every document of the job (markdown or --json)
   --skip N              with --documents: leave out the first N documents (resuming)
@@ -294,6 +312,33 @@ std::string command_usage(const std::string& command) {
       {"cancel", "Usage: webdata cancel ID [--batch | --agent] [--v1]\n"},
       {"errors", "Usage: webdata errors ID [--batch] [--v1]\n"},
       {"active", "Usage: webdata active [--v1]\n"},
+      {"map", R"(Usage: webdata map URL [options]
+  --search WORDS        order the URLs by relevance to WORDS
+  --sitemap MODE        include (default), skip or only
+  --subdomains          also URLs of the site's subdomains
+  --limit N             at most N URLs (1..100000, default 5000)
+  --v1                  use POST /v1/map
+)"},
+      {"extract", R"(Usage: webdata extract URL... [options]
+  URL                   a page, or URL/* for the pages of that section of the site (1..10)
+  --prompt TEXT         what to extract       --schema JSON|@FILE   shape of the data
+  --system-prompt TEXT  instructions for the extraction
+  --sources             also print which pages each field came from
+  --external-links      also read pages of other sites the pages link to
+  --no-wait             print the job id and return; 'webdata status ID --extract' reads it
+  --max-wait SECONDS, --poll-interval MS   as for crawl
+  --v1                  use /v1/extract
+)"},
+      {"usage", R"(Usage: webdata usage [options]
+  --historical          credits and tokens used per billing period
+  --by-api-key          with --historical: one line per API key and period
+  --v1                  use the /v1/team endpoints
+)"},
+      {"queue", "Usage: webdata queue [--v1]\n"},
+      {"crawl-preview", R"(Usage: webdata crawl-preview URL PROMPT...
+  Prints the crawl options the prompt implies (POST /v2/crawl/params-preview), and the
+  'webdata crawl' command line that runs that crawl.
+)"},
   };
   auto it = texts.find(command);
   return it == texts.end() ? usage() : it->second;

@@ -718,6 +718,8 @@ int fail_lookup(Context& c, const std::string& command, const std::string& id, c
   return rc;
 }
 
+int cmd_extract_status(Context& c, const std::string& id);
+
 int cmd_status(Context& c) {
   const std::string id = one_positional(c.args, "job id");
   if (c.args.flag("agent")) {
@@ -726,6 +728,7 @@ int cmd_status(Context& c) {
     }
     return agent_status(c, id);
   }
+  if (c.args.flag("extract")) return cmd_extract_status(c, id);
   const Job job = job_handle(c, id);
   const std::string kind = c.args.flag("batch") ? "batch" : "crawl";
   const auto skip = c.args.integer("skip", 0, 2000000000);
@@ -804,6 +807,448 @@ int cmd_active(Context& c) {
   return kOk;
 }
 
+// ---- map, extract, usage, queue, crawl-preview: the endpoints beyond the specification's core.
+
+// The SDK has no to_json for these answers: their --json output is written here, member by
+// member, with the wire's keys (and members the SDK did not know, from `extras`, written back).
+class JsonObject {
+ public:
+  JsonObject& add(const std::string& key, const Json& value) {
+    text_ += (text_.size() == 1 ? "" : ",") + Json::string(key).text() + ":" + value.text();
+    return *this;
+  }
+  JsonObject& add(const std::string& key, const std::string& value) {
+    return add(key, Json::string(value));
+  }
+  JsonObject& add(const std::string& key, long long value) {
+    return add(key, Json::integer(value));
+  }
+  template <class T>
+  JsonObject& maybe(const std::string& key, const std::optional<T>& value) {
+    if (value) add(key, *value);
+    return *this;
+  }
+  JsonObject& maybe(const std::string& key, const std::optional<Timestamp>& value) {
+    if (value) add(key, value->text());
+    return *this;
+  }
+  JsonObject& extras(const Extras& extras) {
+    for (const auto& [key, value] : extras) add(key, value);
+    return *this;
+  }
+  Json done() const { return Json::parse(text_ + "}").value(); }
+
+ private:
+  std::string text_ = "{";
+};
+
+Json json_array(const std::vector<Json>& items) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) text += (i == 0 ? "" : ",") + items[i].text();
+  return Json::parse(text + "]").value();
+}
+
+Json json_strings(const std::vector<std::string>& items) {
+  std::vector<Json> out;
+  for (const auto& s : items) out.push_back(Json::string(s));
+  return json_array(out);
+}
+
+void print_json(Context& c, const Json& value) {
+  c.out << value.pretty() << "\n";
+}
+
+int cmd_map(Context& c) {
+  const std::string url = one_positional(c.args, "URL");
+  const auto& a = c.args;
+  const auto limit = a.integer("limit", 1, 100000);
+  const auto sitemap = a.value("sitemap");
+  if (sitemap) check_values("--sitemap", {*sitemap}, {"include", "skip", "only"});
+  // Off unless asked, as for crawl (the service's own default is on).
+  const bool subdomains = a.flag("subdomains");
+  const bool v1 = a.flag("v1");
+  Result<MapResult> res = Error{};
+  if (v1) {
+    v1::MapRequest req;
+    req.url = url;
+    req.search = a.value("search");
+    req.limit = limit;
+    req.include_subdomains = subdomains;
+    if (sitemap) {
+      req.ignore_sitemap = *sitemap == "skip";
+      req.sitemap_only = *sitemap == "only";
+    }
+    res = v1::Client(c.client_options).map(req);
+  } else {
+    MapRequest req;
+    req.url = url;
+    req.search = a.value("search");
+    req.limit = limit;
+    req.include_subdomains = subdomains;
+    if (sitemap) req.sitemap = SitemapMode(*sitemap);
+    res = Client(c.client_options).map(req);
+  }
+  if (!res.ok()) return fail(c, res.error());
+  if (res->warning) note(c, "warning: " + *res->warning);
+  if (c.json) {
+    std::vector<Json> links;
+    for (const auto& link : res->links) {
+      if (v1) {
+        links.push_back(Json::string(link.url));  // v1 links are plain URLs
+        continue;
+      }
+      links.push_back(JsonObject()
+                          .add("url", link.url)
+                          .maybe("title", link.title)
+                          .maybe("description", link.description)
+                          .extras(link.extras)
+                          .done());
+    }
+    print_json(c, JsonObject()
+                      .add("success", Json::boolean(true))
+                      .add("links", json_array(links))
+                      .maybe("warning", res->warning)
+                      .extras(res->extras)
+                      .done());
+  } else {
+    for (const auto& link : res->links) c.out << link.url << "\n";
+  }
+  return kOk;
+}
+
+Json extract_json(const ExtractResult& r) {
+  JsonObject sources;
+  for (const auto& [field, urls] : r.sources) sources.add(field, json_strings(urls));
+  JsonObject out;
+  out.add("success", Json::boolean(r.success)).add("status", r.status).add("data", r.data);
+  if (!r.sources.empty()) out.add("sources", sources.done());
+  return out.maybe("expiresAt", r.expires_at)
+      .add("creditsUsed", r.credits_used)
+      .maybe("tokensUsed", r.tokens_used)
+      .maybe("warning", r.warning)
+      .maybe("error", r.error)
+      .extras(r.extras)
+      .done();
+}
+
+Result<ExtractResult> extract_status_of(Context& c, const std::string& id) {
+  if (c.args.flag("v1")) return v1::Client(c.client_options).extract_status(id);
+  return Client(c.client_options).extract_status(id);
+}
+
+int fail_extract_lookup(Context& c, const std::string& id, const Error& e) {
+  const int rc = fail(c, e);
+  if (e.kind == ErrorKind::kHttp && e.http_status == 404) {
+    c.err << "webdata: no extract job " << id
+          << " for this API key (mistyped, another team's, or ended more than 24 hours ago)\n";
+  }
+  return rc;
+}
+
+// Prints an ended extract job; a failed or cancelled one says why on stderr and exits 5.
+int extract_ended(Context& c, const std::string& id, const ExtractResult& r, bool summary) {
+  if (r.warning) note(c, "warning: " + *r.warning);
+  if (c.json) {
+    print_json(c, extract_json(r));
+  } else if (summary) {
+    render_extract_status(c.out, id, r);
+  } else if (r.status == "completed") {
+    render_extract(c.out, r);
+  }
+  if (r.status == "completed") return kOk;
+  c.err << "webdata: extract " << id << " ended " << r.status;
+  if (r.error) c.err << ": " << *r.error;
+  c.err << "\n";
+  return kJobNotCompleted;
+}
+
+// Polls an extract job (it has no page counters: no progress bar) until it ends.
+int follow_extract(Context& c, const std::string& id, bool summary) {
+  const auto start = std::chrono::steady_clock::now();
+  for (bool first = true;; first = false) {
+    auto st = extract_status_of(c, id);
+    if (!st.ok()) return first ? fail_extract_lookup(c, id, st.error()) : fail(c, st.error());
+    if (st->done()) return extract_ended(c, id, *st, summary);
+    if (c.polling.max_wait && std::chrono::steady_clock::now() - start >= *c.polling.max_wait) {
+      return report_max_wait(c, "extract", id, st->status,
+                             suggest(c, "status " + id + " --extract --wait", false));
+    }
+    c.polling.cancel.wait_for(c.polling.interval);
+  }
+}
+
+int cmd_extract(Context& c) {
+  const auto& a = c.args;
+  if (a.positional.empty()) throw UsageError("'extract' needs at least one URL");
+  const auto prompt = a.value("prompt");
+  const auto schema_text = a.value("schema");
+  if (!prompt && !schema_text) {
+    throw UsageError("'extract' needs --prompt TEXT, --schema JSON|@FILE, or both");
+  }
+  const std::optional<Json> schema =
+      schema_text ? std::optional<Json>(read_schema(*schema_text)) : std::nullopt;
+  const std::optional<bool> sources = a.flag("sources") ? std::optional<bool>(true) : std::nullopt;
+  const std::optional<bool> external =
+      a.flag("external-links") ? std::optional<bool>(true) : std::nullopt;
+  Result<ExtractStarted> started = Error{};
+  if (a.flag("v1")) {
+    v1::ExtractRequest req;
+    req.urls = a.positional;
+    req.prompt = prompt;
+    req.schema = schema;
+    req.system_prompt = a.value("system-prompt");
+    req.show_sources = sources;
+    req.allow_external_links = external;
+    started = v1::Client(c.client_options).start_extract(req);
+  } else {
+    ExtractRequest req;
+    req.urls = a.positional;
+    req.prompt = prompt;
+    req.schema = schema;
+    req.system_prompt = a.value("system-prompt");
+    req.show_sources = sources;
+    req.allow_external_links = external;
+    started = Client(c.client_options).start_extract(req);
+  }
+  if (!started.ok()) return fail(c, started.error());
+  if (started->warning) note(c, "warning: " + *started->warning);
+  if (a.flag("no-wait")) {
+    if (c.json) {
+      JsonObject out;
+      out.add("success", Json::boolean(true)).add("id", started->id);
+      if (!started->invalid_urls.empty())
+        out.add("invalidURLs", json_strings(started->invalid_urls));
+      print_json(c, out.maybe("warning", started->warning).extras(started->extras).done());
+    } else {
+      c.out << started->id << "\n";
+    }
+    return kOk;
+  }
+  note(c, "extract " + started->id + " started");
+  return follow_extract(c, started->id, false);
+}
+
+// `status ID --extract`: the job's state once (--wait: until it ends).
+int cmd_extract_status(Context& c, const std::string& id) {
+  if (c.args.flag("batch") || c.args.flag("documents") || c.args.value("skip")) {
+    throw UsageError("--extract does not combine with --batch, --documents or --skip");
+  }
+  if (c.args.flag("wait")) return follow_extract(c, id, true);
+  auto st = extract_status_of(c, id);
+  if (!st.ok()) return fail_extract_lookup(c, id, st.error());
+  if (st->warning) note(c, "warning: " + *st->warning);
+  if (c.json) {
+    print_json(c, extract_json(*st));
+  } else {
+    render_extract_status(c.out, id, *st);
+  }
+  return kOk;
+}
+
+Json usage_json(const CreditUsage& u, bool v1) {
+  JsonObject data;
+  data.add(v1 ? "remaining_credits" : "remainingCredits", u.remaining_credits)
+      .maybe(v1 ? "plan_credits" : "planCredits", u.plan_credits)
+      .maybe(v1 ? "billing_period_start" : "billingPeriodStart", u.billing_period_start)
+      .maybe(v1 ? "billing_period_end" : "billingPeriodEnd", u.billing_period_end)
+      .extras(u.extras);
+  return JsonObject().add("success", Json::boolean(true)).add("data", data.done()).done();
+}
+
+Json usage_json(const TokenUsage& u, bool v1) {
+  JsonObject data;
+  data.add(v1 ? "remaining_tokens" : "remainingTokens", u.remaining_tokens)
+      .maybe(v1 ? "plan_tokens" : "planTokens", u.plan_tokens)
+      .maybe(v1 ? "billing_period_start" : "billingPeriodStart", u.billing_period_start)
+      .maybe(v1 ? "billing_period_end" : "billingPeriodEnd", u.billing_period_end)
+      .extras(u.extras);
+  return JsonObject().add("success", Json::boolean(true)).add("data", data.done()).done();
+}
+
+Json history_json(const UsageHistory& h, const char* used_key) {
+  std::vector<Json> periods;
+  for (const auto& p : h.periods) {
+    periods.push_back(JsonObject()
+                          .maybe("startDate", p.start_date)
+                          .maybe("endDate", p.end_date)
+                          .maybe("apiKey", p.api_key)
+                          .add(used_key, p.used)
+                          .extras(p.extras)
+                          .done());
+  }
+  return JsonObject()
+      .add("success", Json::boolean(true))
+      .add("periods", json_array(periods))
+      .extras(h.extras)
+      .done();
+}
+
+std::string date_of(const std::optional<Timestamp>& t) {
+  if (!t) return "?";
+  return t->text().substr(0, 10);  // YYYY-MM-DD: periods are whole days
+}
+
+void render_history(std::ostream& out, const char* noun, const UsageHistory& h, bool by_key) {
+  out << noun << " used per billing period:\n";
+  if (h.periods.empty()) {
+    out << "(none)\n";
+    return;
+  }
+  for (const auto& p : h.periods) {
+    out << "- " << date_of(p.start_date) << " to " << date_of(p.end_date);
+    if (by_key) out << "  key " << p.api_key.value_or("(none)");
+    out << "  " << p.used << "\n";
+  }
+}
+
+int cmd_usage(Context& c) {
+  const auto& a = c.args;
+  if (!a.positional.empty()) throw UsageError("'usage' takes no arguments");
+  const bool by_key = a.flag("by-api-key");
+  if (by_key && !a.flag("historical")) throw UsageError("--by-api-key needs --historical");
+  const bool v1 = a.flag("v1");
+  const v1::Client old_client(c.client_options);
+  const Client client(c.client_options);
+  if (a.flag("historical")) {
+    auto credits =
+        v1 ? old_client.credit_usage_history(by_key) : client.credit_usage_history(by_key);
+    if (!credits.ok()) return fail(c, credits.error());
+    auto tokens = v1 ? old_client.token_usage_history(by_key) : client.token_usage_history(by_key);
+    if (!tokens.ok()) return fail(c, tokens.error());
+    if (c.json) {
+      print_json(c, JsonObject()
+                        .add("credits", history_json(*credits, "creditsUsed"))
+                        .add("tokens", history_json(*tokens, "tokensUsed"))
+                        .done());
+    } else {
+      render_history(c.out, "credits", *credits, by_key);
+      render_history(c.out, "tokens", *tokens, by_key);
+    }
+    return kOk;
+  }
+  auto credits = v1 ? old_client.credit_usage() : client.credit_usage();
+  if (!credits.ok()) return fail(c, credits.error());
+  auto tokens = v1 ? old_client.token_usage() : client.token_usage();
+  if (!tokens.ok()) return fail(c, tokens.error());
+  if (c.json) {
+    print_json(c, JsonObject()
+                      .add("credits", usage_json(*credits, v1))
+                      .add("tokens", usage_json(*tokens, v1))
+                      .done());
+    return kOk;
+  }
+  const auto line = [&](const char* noun, long long remaining, const std::optional<long long>& plan,
+                        const std::optional<Timestamp>& start,
+                        const std::optional<Timestamp>& end) {
+    c.out << noun << ": " << remaining << " remaining";
+    if (plan) c.out << " of " << *plan;
+    if (start || end)
+      c.out << " (billing period " << date_of(start) << " to " << date_of(end) << ")";
+    c.out << "\n";
+  };
+  line("credits", credits->remaining_credits, credits->plan_credits, credits->billing_period_start,
+       credits->billing_period_end);
+  line("tokens", tokens->remaining_tokens, tokens->plan_tokens, tokens->billing_period_start,
+       tokens->billing_period_end);
+  return kOk;
+}
+
+int cmd_queue(Context& c) {
+  if (!c.args.positional.empty()) throw UsageError("'queue' takes no arguments");
+  const bool v1 = c.args.flag("v1");
+  auto queue =
+      v1 ? v1::Client(c.client_options).queue_status() : Client(c.client_options).queue_status();
+  if (!queue.ok()) return fail(c, queue.error());
+  auto concurrency =
+      v1 ? v1::Client(c.client_options).concurrency() : Client(c.client_options).concurrency();
+  if (!concurrency.ok()) return fail(c, concurrency.error());
+  const QueueStatus& q = *queue;
+  if (c.json) {
+    print_json(c, JsonObject()
+                      .add("queue", JsonObject()
+                                        .add("success", Json::boolean(true))
+                                        .add("jobsInQueue", q.jobs_in_queue)
+                                        .add("activeJobsInQueue", q.active_jobs_in_queue)
+                                        .add("waitingJobsInQueue", q.waiting_jobs_in_queue)
+                                        .add("maxConcurrency", q.max_concurrency)
+                                        .add("mostRecentSuccess",
+                                             q.most_recent_success
+                                                 ? Json::string(q.most_recent_success->text())
+                                                 : Json())
+                                        .extras(q.extras)
+                                        .done())
+                      .add("concurrency", JsonObject()
+                                              .add("success", Json::boolean(true))
+                                              .add("concurrency", concurrency->concurrency)
+                                              .add("maxConcurrency", concurrency->max_concurrency)
+                                              .extras(concurrency->extras)
+                                              .done())
+                      .done());
+    return kOk;
+  }
+  c.out << "jobs in queue: " << q.jobs_in_queue << " (" << q.active_jobs_in_queue << " active, "
+        << q.waiting_jobs_in_queue << " waiting)\n"
+        << "concurrency: " << concurrency->concurrency << " of " << concurrency->max_concurrency
+        << "\n"
+        << "most recent success: "
+        << (q.most_recent_success ? q.most_recent_success->text() : "none in 24 hours") << "\n";
+  return kOk;
+}
+
+// A word for a shell command line: quoted unless it is plainly safe.
+std::string shell_word(const std::string& word) {
+  const bool plain = !word.empty() && word.find_first_not_of(
+                                          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                          "0123456789-_./:=,@%+") == std::string::npos;
+  if (plain) return word;
+  std::string out = "'";
+  for (char ch : word) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
+// The `webdata crawl` command line that runs the crawl a preview describes.
+std::string crawl_command(const CrawlRequest& r) {
+  std::string line = "webdata crawl " + shell_word(r.url);
+  const auto opt = [&line](const std::string& name, const std::string& value) {
+    line += " --" + name + " " + shell_word(value);
+  };
+  if (r.limit) opt("limit", std::to_string(*r.limit));
+  if (r.max_discovery_depth) opt("max-depth", std::to_string(*r.max_discovery_depth));
+  for (const auto& p : r.include_paths.value_or(std::vector<std::string>{})) opt("include-path", p);
+  for (const auto& p : r.exclude_paths.value_or(std::vector<std::string>{})) opt("exclude-path", p);
+  if (r.sitemap) opt("sitemap", r.sitemap->value());
+  if (r.crawl_entire_domain.value_or(false)) line += " --entire-domain";
+  if (r.allow_subdomains.value_or(false)) line += " --subdomains";
+  if (r.allow_external_links.value_or(false)) line += " --external-links";
+  if (r.ignore_robots_txt.value_or(false)) line += " --ignore-robots";
+  return line;
+}
+
+int cmd_crawl_preview(Context& c) {
+  if (c.args.positional.size() < 2) throw UsageError("'crawl-preview' needs a URL and a prompt");
+  CrawlParamsPreviewRequest req;
+  req.url = c.args.positional.front();
+  for (std::size_t i = 1; i < c.args.positional.size(); ++i) {
+    req.prompt += (req.prompt.empty() ? "" : " ") + c.args.positional[i];
+  }
+  auto res = Client(c.client_options).crawl_params_preview(req);
+  if (!res.ok()) return fail(c, res.error());
+  if (res->warning) note(c, "warning: " + *res->warning);
+  if (c.json) {
+    print_json(c, JsonObject()
+                      .add("success", Json::boolean(true))
+                      .add("data", to_json(res->request))
+                      .maybe("warning", res->warning)
+                      .extras(res->extras)
+                      .done());
+    return kOk;
+  }
+  c.out << "crawl options for \"" << req.prompt << "\":\n";
+  c.out << "```json\n" << to_json(res->request).pretty() << "\n```\n";
+  c.out << "\nrun it with:\n  " << crawl_command(res->request) << "\n";
+  return kOk;
+}
+
 }  // namespace
 
 int run_command(const Args& args, std::ostream& out, std::ostream& err, bool err_is_tty) {
@@ -864,6 +1309,16 @@ int run_command(const Args& args, std::ostream& out, std::ostream& err, bool err
   else if (cmd == "cancel") rc = cmd_cancel(c);
   else if (cmd == "errors") rc = cmd_errors(c);
   else if (cmd == "active") rc = cmd_active(c);
+  else if (cmd == "map")
+    rc = cmd_map(c);
+  else if (cmd == "extract")
+    rc = cmd_extract(c);
+  else if (cmd == "usage")
+    rc = cmd_usage(c);
+  else if (cmd == "queue")
+    rc = cmd_queue(c);
+  else if (cmd == "crawl-preview")
+    rc = cmd_crawl_preview(c);
   out.flush();
   if (!out) {
     err << "webdata: cannot write the output\n";

@@ -202,6 +202,34 @@ void render_status(std::ostream& out, const std::string& kind, const std::string
   out << "\n";
 }
 
+void render_extract(std::ostream& out, const ExtractResult& result) {
+  if (auto text = result.data.as_string()) {
+    out << *text << "\n";
+  } else {
+    fenced(out, "json", result.data.pretty());
+  }
+  if (!result.sources.empty()) {
+    out << "\nSources:\n";
+    for (const auto& [field, urls] : result.sources) {
+      out << "- " << field << ":";
+      for (std::size_t i = 0; i < urls.size(); ++i) out << (i == 0 ? " " : ", ") << urls[i];
+      out << "\n";
+    }
+  }
+}
+
+void render_extract_status(std::ostream& out, const std::string& id, const ExtractResult& result) {
+  out << "extract " << id << ": " << result.status << ", " << result.credits_used << " credits";
+  if (result.tokens_used) out << ", " << *result.tokens_used << " tokens";
+  if (result.expires_at) out << ", expires " << *result.expires_at;
+  if (result.error) out << "\nerror: " << *result.error;
+  out << "\n";
+  if (result.status == "completed") {
+    out << "\n";
+    render_extract(out, result);
+  }
+}
+
 std::optional<std::string> job_error(const JobStatus& status) {
   // The status's `error` is not a typed field of JobStatus yet; the SDK keeps it in `extras`.
   const auto it = status.extras.find("error");

@@ -20,6 +20,12 @@ void render_search_v1(std::ostream& out, const v1::SearchResults& results);
 void render_agent(std::ostream& out, const AgentResult& result);
 void render_errors(std::ostream& out, const JobErrors& errors);
 void render_active(std::ostream& out, const std::vector<ActiveCrawl>& crawls);
+/// An extract job's `data` (a string as is, anything else as a fenced json block), then with
+/// `sources` a `Sources:` list naming the pages of each field.
+void render_extract(std::ostream& out, const ExtractResult& result);
+/// "extract ID: STATE, N credits, T tokens, expires ..." (and `error: ...` of a failed job), then
+/// the data of a completed one (render_extract).
+void render_extract_status(std::ostream& out, const std::string& id, const ExtractResult& result);
 /// Why a job ended `failed`: the `error` of its status, when the service sent one.
 std::optional<std::string> job_error(const JobStatus& status);
 /// "crawl ID: completed, 12/12 pages, 12 credits, expires ..." style summary (and the error of a

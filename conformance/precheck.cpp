@@ -169,6 +169,42 @@ void judge_webhook_probe(const ApiResponse& started, const std::string& token,
   }
 }
 
+// The endpoints beyond the specification's core (map, extract, team usage, params preview):
+// older deployments lack some of them. Only "no such route" (404, 405) counts as missing; any
+// other answer means the route is there, and the cases judge it.
+void probe_routes() {
+  struct Probe {
+    const char* name;
+    const char* method;
+    const char* path;
+    json body;
+  };
+  const std::vector<Probe> probes = {
+      {"map", "POST", "/v2/map", {{"url", site_url("/")}, {"limit", 1}}},
+      {"map-v1", "POST", "/v1/map", {{"url", site_url("/")}, {"limit", 1}}},
+      // A body the route refuses: finds the route without starting a job.
+      {"extract", "POST", "/v2/extract", {{"urls", "not a list"}}},
+      {"credit-usage", "GET", "/v2/team/credit-usage", nullptr},
+      {"token-usage", "GET", "/v2/team/token-usage", nullptr},
+      {"queue-status", "GET", "/v2/team/queue-status", nullptr},
+      {"concurrency-check", "GET", "/v2/concurrency-check", nullptr},
+      {"crawl-preview",
+       "POST",
+       "/v2/crawl/params-preview",
+       {{"url", site_url("/")}, {"prompt", "only the docs"}}},
+  };
+  for (const auto& p : probes) {
+    Call c;
+    c.method = p.method;
+    c.path = p.path;
+    if (!p.body.is_null()) c.body = p.body;
+    c.timeout = 30s;
+    const auto res = call(c);
+    const std::string seen = std::string(p.method) + " " + p.path + " answers " + short_answer(res);
+    set(p.name, res.status != 0 && res.status != 404 && res.status != 405, seen);
+  }
+}
+
 json json_format() {
   return {{"type", "json"},
           {"prompt", "The page heading"},
@@ -327,6 +363,7 @@ PrecheckOutcome run_precheck(std::ostream& out) {
     const Capability c = probe_parse();
     set("parse", c.available, c.detail);
   }
+  probe_routes();
   judge_webhook_probe(hook_started, hook_token, hook_deadline);
   set("webhook-secret", !target().webhook_secret.empty(),
       target().webhook_secret.empty()

@@ -212,6 +212,40 @@ struct Rule {
     "secret and body")                                                                             \
   X(kHookFilter, "HOOK-FILTER", "webhooks.md#subscribing",                                         \
     "events limits the deliveries to the chosen kinds")                                            \
+  /* Map, extract, team usage, crawl params preview */                                             \
+  X(kMapShape, "MAP-SHAPE", "map.md#answer",                                                       \
+    "map answers {success, links}: v2 links are {url, title?, description?}, v1 links are URLs")   \
+  X(kMapSitemap, "MAP-SITEMAP", "map.md#request-fields-v2",                                        \
+    "sitemap only lists just the sitemap's URLs; skip leaves out pages only the sitemap names")    \
+  X(kMapLimit, "MAP-LIMIT", "map.md#request-fields-v2", "limit caps the links")                    \
+  X(kMapSearch, "MAP-SEARCH", "map.md#request-fields-v2",                                          \
+    "with search, the links that match the words come first")                                      \
+  X(kExtractStart, "EXTRACT-START", "extract.md#answers",                                          \
+    "an extract answers {success:true, id}")                                                       \
+  X(kExtractStatus, "EXTRACT-STATUS", "extract.md#answers",                                        \
+    "the extract status is {success, status, data, expiresAt, creditsUsed} and the job ends "      \
+    "completed")                                                                                   \
+  X(kExtractData, "EXTRACT-DATA", "extract.md#answers",                                            \
+    "a completed extract's data validates against the request's schema")                           \
+  X(kExtractUnknown, "EXTRACT-UNKNOWN-ID", "extract.md#endpoints",                                 \
+    "an unknown extract id answers 404 with success:false")                                        \
+  X(kExtractInvalid, "EXTRACT-INVALID", "extract.md#request",                                      \
+    "an extract request with urls of the wrong type answers 400 with details naming urls")         \
+  X(kCreditUsage, "TEAM-CREDIT-USAGE", "usage.md#v2-credit-usage",                                 \
+    "credit-usage answers {success, data:{remainingCredits, planCredits?, billingPeriodStart?, "   \
+    "billingPeriodEnd?}}")                                                                         \
+  X(kTokenUsage, "TEAM-TOKEN-USAGE", "usage.md#v2-token-usage",                                    \
+    "token-usage answers {success, data:{remainingTokens, planTokens?, billingPeriodStart?, "      \
+    "billingPeriodEnd?}}")                                                                         \
+  X(kUsageHistory, "TEAM-USAGE-HISTORY", "usage.md#v2-credit-usage-historical",                    \
+    "historical usage answers {success, periods:[{startDate, endDate, apiKey?, creditsUsed or "    \
+    "tokensUsed}]}, also with byApiKey=true")                                                      \
+  X(kQueueStatus, "TEAM-QUEUE", "usage.md#v2-queue-status",                                        \
+    "queue-status answers non-negative counts with jobsInQueue = active + waiting")                \
+  X(kConcurrencyCheck, "TEAM-CONCURRENCY", "usage.md#v2-concurrency-check",                        \
+    "concurrency-check answers {success, concurrency, maxConcurrency}, non-negative integers")     \
+  X(kCrawlPreview, "CRAWL-PREVIEW", "crawl-params-preview.md#answer",                              \
+    "params-preview answers {success, data}: data is a crawl request POST /v2/crawl accepts")      \
   /* Credits */                                                                                    \
   X(kCredits, "CREDITS-FIELDS", "limits.md#credits",                                               \
     "creditsUsed is a non-negative integer on job status and search; a page costs at least 1")     \

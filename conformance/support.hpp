@@ -129,8 +129,10 @@ struct Capability {
   std::string detail;  ///< What was seen: why it is missing, or how it was found present.
 };
 /// The precheck's finding for `name`: "auth", "search", "agent", "format:<name>" (images,
-/// summary, json, changeTracking, branding, screenshot), "actions", "pdf", "parse", "webhooks",
-/// "webhook-signing", "webhook-secret", "other-team", "mock-admin". An unknown name is missing.
+/// summary, json, changeTracking, branding, screenshot), "actions", "pdf", "parse", "agent-job",
+/// "webhooks", "webhook-signing", "webhook-secret", "other-team", "mock-admin", and the routes
+/// "map", "map-v1", "extract", "credit-usage", "token-usage", "queue-status",
+/// "concurrency-check", "crawl-preview". An unknown name is missing.
 const Capability& capability(const std::string& name);
 
 /// Skips the test case when the target lacks `name`: "capability <name>: <why>".

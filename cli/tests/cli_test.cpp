@@ -565,3 +565,162 @@ TEST_CASE("pages of a job are separated by a rule and a comment, not by headings
   // The pages' own headings are the only headings.
   CHECK(count(r.out, "\n# ") + (r.out.rfind("# ", 0) == 0 ? 1 : 0) >= 3);
 }
+
+// --- map, extract, usage, queue, crawl-preview: the endpoints beyond the specification's core.
+
+TEST_CASE("map prints one URL per line; --json, --limit, --sitemap, --search, --v1") {
+  MockProcess mock = start_mock();
+  auto r = cli(mock, {"map", "http://pages-30.synthetic.test/", "--limit", "7"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(count(r.out, "\n") == 7);
+  std::istringstream lines(r.out);
+  std::string line;
+  while (std::getline(lines, line)) CHECK(line.rfind("http://pages-30.synthetic.test/", 0) == 0);
+
+  auto j = cli(mock, {"map", "https://shop.example.test/", "--search", "kettle", "--json"});
+  REQUIRE(j.exit_code == 0);
+  const json out = parse(j);
+  CHECK(out.at("success") == true);
+  REQUIRE_FALSE(out.at("links").empty());
+  CHECK(out.at("links").at(0).at("url").get<std::string>().find("kettle") != std::string::npos);
+  CHECK(out.at("links").at(0).contains("title"));
+
+  auto v1 = cli(mock, {"map", "http://pages-30.synthetic.test/", "--limit", "3", "--v1", "--json"});
+  REQUIRE(v1.exit_code == 0);
+  const json v1_out = parse(v1);
+  REQUIRE(v1_out.at("links").size() == 3);
+  CHECK(v1_out.at("links").at(0).is_string());
+
+  auto only = cli(mock, {"map", "http://pages-30.synthetic.test/", "--sitemap", "only"});
+  CHECK(only.exit_code == 0);
+  CHECK(cli(mock, {"map", "http://pages-30.synthetic.test/", "--sitemap", "sometimes"}).exit_code ==
+        2);
+  CHECK(cli(mock, {"map"}).exit_code == 2);
+}
+
+TEST_CASE("extract follows the job and prints the data; --no-wait and status --extract") {
+  MockProcess mock = start_mock();
+  const std::string schema =
+      R"({"type":"object","properties":{"name":{"type":"string"}},"required":["name"]})";
+  auto r = cli(mock, {"extract", "https://shop.example.test/products/trail-kettle", "--schema",
+                      schema, "--prompt", "the product name", "--sources", "--quiet"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.rfind("```json\n{", 0) == 0);
+  CHECK(r.out.find("\"name\": \"Trail Kettle") != std::string::npos);
+  CHECK(r.out.find("\nSources:\n- name: https://shop.example.test/products/trail-kettle") !=
+        std::string::npos);
+
+  auto j = cli(mock,
+               {"extract", "https://shop.example.test/*", "--schema", schema, "--json", "--quiet"});
+  REQUIRE(j.exit_code == 0);
+  const json done = parse(j);
+  CHECK(done.at("status") == "completed");
+  CHECK(done.at("data").at("name").is_string());
+  CHECK(done.at("creditsUsed").get<long>() > 0);
+
+  auto started = cli(mock, {"extract", "https://shop.example.test/products/drift-mug", "--prompt",
+                            "the price", "--no-wait"});
+  REQUIRE(started.exit_code == 0);
+  const std::string id = first_line(started.out);
+  CHECK(id.size() == 36);
+  auto waited = cli(mock, {"status", id, "--extract", "--wait"});
+  REQUIRE(waited.exit_code == 0);
+  CHECK(waited.out.rfind("extract " + id + ": completed, ", 0) == 0);
+  CHECK(waited.out.find("```json") != std::string::npos);
+  auto status = cli(mock, {"status", id, "--extract", "--json"});
+  REQUIRE(status.exit_code == 0);
+  CHECK(parse(status).at("status") == "completed");
+
+  auto v1 = cli(mock, {"extract", "shop.example.test/products/trail-kettle", "--schema", schema,
+                       "--v1", "--json", "--quiet"});
+  REQUIRE(v1.exit_code == 0);
+  CHECK(parse(v1).at("data").at("name").is_string());
+}
+
+TEST_CASE("extract refuses bad input, says why a job failed, and names unknown ids") {
+  MockProcess mock = start_mock();
+  auto none = cli(mock, {"extract", "https://shop.example.test/"});
+  CHECK(none.exit_code == 2);
+  CHECK(none.err.find("--prompt") != std::string::npos);
+  auto bad = cli(mock, {"extract", "ftp://shop.example.test/", "--prompt", "x"});
+  CHECK(bad.exit_code == 1);
+  CHECK(bad.err.find("urls") != std::string::npos);  // the field-level details
+
+  auto failed =
+      cli(mock, {"extract", "https://fail-dns.synthetic.test/", "--prompt", "x", "--quiet"});
+  CHECK(failed.exit_code == 5);
+  CHECK(failed.err.find("ended failed: ") != std::string::npos);
+  CHECK(failed.err.find("fail-dns.synthetic.test") != std::string::npos);
+
+  auto unknown = cli(mock, {"status", "00000000-0000-4000-8000-000000000000", "--extract"});
+  CHECK(unknown.exit_code == 1);
+  CHECK(unknown.err.find("no extract job") != std::string::npos);
+  CHECK(cli(mock, {"status", "x", "--extract", "--batch"}).exit_code == 2);
+}
+
+TEST_CASE("usage prints credits and tokens, --historical by period and by key") {
+  MockProcess mock = start_mock();
+  REQUIRE(cli(mock, {"scrape", "https://docs.example.test/"}).exit_code == 0);
+  auto r = cli(mock, {"usage"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.rfind("credits: ", 0) == 0);
+  CHECK(r.out.find(" remaining of ") != std::string::npos);
+  CHECK(r.out.find("\ntokens: ") != std::string::npos);
+  CHECK(r.out.find("(billing period ") != std::string::npos);
+
+  auto j = cli(mock, {"usage", "--json"});
+  REQUIRE(j.exit_code == 0);
+  const json out = parse(j);
+  const json credits = out.at("credits").at("data");
+  CHECK(credits.at("planCredits").get<long long>() -
+            credits.at("remainingCredits").get<long long>() ==
+        1);  // the one scrape
+  CHECK(out.at("tokens").at("data").contains("remainingTokens"));
+
+  auto h = cli(mock, {"usage", "--historical", "--by-api-key", "--json"});
+  REQUIRE(h.exit_code == 0);
+  const json periods = parse(h).at("credits").at("periods");
+  REQUIRE(periods.size() == 1);
+  CHECK(periods.at(0).at("creditsUsed") == 1);
+  CHECK(periods.at(0).contains("apiKey"));
+  auto text = cli(mock, {"usage", "--historical"});
+  REQUIRE(text.exit_code == 0);
+  CHECK(text.out.rfind("credits used per billing period:\n- ", 0) == 0);
+
+  auto v1 = cli(mock, {"usage", "--v1", "--json"});
+  REQUIRE(v1.exit_code == 0);
+  CHECK(parse(v1).at("credits").at("data").contains("remaining_credits"));
+  CHECK(cli(mock, {"usage", "--by-api-key"}).exit_code == 2);
+}
+
+TEST_CASE("queue prints the team's queue and concurrency") {
+  MockProcess mock = start_mock();
+  auto r = cli(mock, {"queue"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.rfind("jobs in queue: 0 (0 active, 0 waiting)\nconcurrency: 0 of ", 0) == 0);
+  CHECK(r.out.find("most recent success: none in 24 hours") != std::string::npos);
+  auto j = cli(mock, {"queue", "--json"});
+  REQUIRE(j.exit_code == 0);
+  const json out = parse(j);
+  CHECK(out.at("queue").at("jobsInQueue") == 0);
+  CHECK(out.at("concurrency").at("maxConcurrency").get<int>() > 0);
+}
+
+TEST_CASE("crawl-preview prints the options a prompt implies and the crawl that runs them") {
+  MockProcess mock = start_mock();
+  auto r = cli(mock, {"crawl-preview", "https://docs.example.test/", "only", "the", "blog,", "at",
+                      "most", "5", "pages"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("```json\n") != std::string::npos);
+  const auto run_at = r.out.find("run it with:\n  webdata crawl https://docs.example.test/");
+  REQUIRE(run_at != std::string::npos);
+  CHECK(r.out.find("--limit 5", run_at) != std::string::npos);
+  CHECK(r.out.find("--include-path", run_at) != std::string::npos);
+
+  auto j = cli(mock, {"crawl-preview", "https://docs.example.test/", "at most 5 pages", "--json"});
+  REQUIRE(j.exit_code == 0);
+  const json out = parse(j);
+  CHECK(out.at("data").at("limit") == 5);
+  CHECK(out.at("data").at("url") == "https://docs.example.test/");
+  CHECK(cli(mock, {"crawl-preview", "https://docs.example.test/"}).exit_code == 2);
+}

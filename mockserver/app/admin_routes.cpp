@@ -69,6 +69,7 @@ void MockServer::reset_all() {
   jobs_->reset();
   agents_->reset();
   if (agent_runs_reset_) agent_runs_reset_();
+  extracts_->reset();
   webhooks_->reset();
   std::lock_guard<std::mutex> lock(idempotency_mutex_);
   idempotency_keys_.clear();
@@ -237,7 +238,9 @@ void MockServer::add_admin_routes() {
       jobs_->set_chunk_bytes(body.at("chunkBytes").get<std::size_t>());
     }
     if (body.contains("pagePacingMs")) {
-      jobs_->set_pacing(std::chrono::milliseconds(body.at("pagePacingMs").get<long long>()));
+      const std::chrono::milliseconds pacing(body.at("pagePacingMs").get<long long>());
+      jobs_->set_pacing(pacing);
+      extracts_->set_pacing(pacing);
     }
     auto delivery = webhooks_->settings();
     if (body.contains("webhookMaxAttempts")) {

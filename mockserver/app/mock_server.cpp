@@ -47,6 +47,9 @@ MockServer::MockServer(Config config, std::ostream& log)
   search_ = std::make_unique<search::SearchService>(*web_, clock_);
   agents_ = std::make_unique<search::AgentEngine>(
       *search_, teams_, clock_, std::chrono::milliseconds(config_.agent_pacing_ms));
+  jobs::ExtractSettings extract;
+  extract.pacing = engine.pacing;
+  extracts_ = std::make_unique<jobs::ExtractEngine>(*scraper_, *web_, teams_, clock_, extract);
   add_routes();
   add_admin_routes();
   server_ = std::make_unique<http::Server>(
@@ -142,6 +145,7 @@ void MockServer::add_routes() {
   add_team_routes();
   add_crawl_preview_routes();
   add_parse_routes();
+  add_extract_routes();
 }
 
 std::optional<http::Response> MockServer::check_webhook(const nlohmann::json& body) const {

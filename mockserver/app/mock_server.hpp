@@ -18,6 +18,7 @@
 #include "core/teams.hpp"
 #include "http/router.hpp"
 #include "http/server.hpp"
+#include "jobs/extract_jobs.hpp"
 #include "jobs/job_engine.hpp"
 #include "scrape/scraper.hpp"
 #include "web/stub_store.hpp"
@@ -68,6 +69,7 @@ class MockServer {
   web::StubStore& api_stubs() { return *api_stubs_; }
   scrape::Scraper& scraper() { return *scraper_; }
   jobs::JobEngine& jobs() { return *jobs_; }
+  jobs::ExtractEngine& extracts() { return *extracts_; }
   webhooks::Dispatcher& webhooks() { return *webhooks_; }
 
   /// Handles one request without sockets (used by the server and by handler tests).
@@ -121,6 +123,8 @@ class MockServer {
   void add_crawl_preview_routes();
   /// POST /v2/parse, a multipart file upload (app/parse_routes.cpp).
   void add_parse_routes();
+  /// POST /v1|v2/extract, GET /v1|v2/extract/{id} (app/extract_routes.cpp).
+  void add_extract_routes();
   void add_job_routes();
   void add_job_resource_routes(const std::string& prefix, jobs::JobKind kind);
   /// The crawl watcher: a WebSocket route for `GET /v1|v2/crawl/{id}` upgrade requests
@@ -159,6 +163,7 @@ class MockServer {
   std::unique_ptr<search::SearchService> search_;  // shared by the search and agent routes
   std::unique_ptr<search::AgentEngine> agents_;    // after search_ and teams_: its jobs use them
   std::function<void()> agent_runs_reset_;         // forgets the synchronous agent runs
+  std::unique_ptr<jobs::ExtractEngine> extracts_;  // after scraper_: its workers use it
   http::Router router_;
   http::Router admin_router_;
   std::mutex idempotency_mutex_;

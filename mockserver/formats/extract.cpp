@@ -1390,4 +1390,10 @@ nlohmann::json extract(const content::Document& doc, const content::Options& opt
   return extractor.run_prompt(prompt);
 }
 
+bool conforms_to(const nlohmann::json& value, const nlohmann::json& schema) {
+  if (!schema.is_object() || schema.empty()) return true;
+  const Schema root(schema);
+  return conforms(value, schema, root);
+}
+
 }  // namespace webdata::mock::formats

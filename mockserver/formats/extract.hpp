@@ -29,4 +29,8 @@ namespace webdata::mock::formats {
 nlohmann::json extract(const content::Document& doc, const content::Options& options,
                        const nlohmann::json& schema, const std::string& prompt);
 
+/// Whether `value` satisfies `schema`, as far as the subset above reaches (the check extract()
+/// makes of its own answers). Used to keep a result made from several pages' answers valid.
+bool conforms_to(const nlohmann::json& value, const nlohmann::json& schema);
+
 }  // namespace webdata::mock::formats

@@ -1,9 +1,11 @@
 // The endpoints beyond the specification's core that deployments serve and official clients
-// call: map, crawl params preview, team usage, queue status and concurrency (v2 and v1). Kept
+// call: map, crawl params preview, team usage, queue status, concurrency and extract (v2, v1). Kept
 // out of client.cpp so that the client core can change without touching them.
 #include "client_core.hpp"
 #include "webdata/client.hpp"
 #include "webdata/v1/client.hpp"
+
+#include <chrono>
 
 namespace webdata {
 namespace detail {
@@ -252,6 +254,132 @@ Result<Concurrency> concurrency(const ClientCore& core, const std::string& v,
                                       "concurrency check", decode_concurrency);
 }
 
+// ---- extract
+
+template <class Request>
+json encode_extract(const Request& v) {
+  Writer w;
+  w.val("urls", v.urls);
+  w("prompt", v.prompt);
+  w("schema", v.schema);
+  w("systemPrompt", v.system_prompt);
+  w("allowExternalLinks", v.allow_external_links);
+  w("enableWebSearch", v.enable_web_search);
+  if constexpr (std::is_same_v<Request, v1::ExtractRequest>) {
+    w("includeSubdomains", v.include_subdomains);
+  }
+  w("showSources", v.show_sources);
+  w("ignoreInvalidURLs", v.ignore_invalid_urls);
+  w("scrapeOptions", v.scrape_options);
+  w("origin", v.origin);
+  w("integration", v.integration);
+  return std::move(w.out);
+}
+
+ExtractStarted decode_extract_started(const json& j) {
+  const Path p;
+  ExtractStarted out;
+  Reader r(j, p);
+  r.skip("success");
+  r.req("id", out.id);
+  r("invalidURLs", out.invalid_urls);
+  r("warning", out.warning);
+  r.rest(out.extras);
+  return out;
+}
+
+ExtractResult decode_extract(const json& j) {
+  const Path p;
+  ExtractResult out;
+  Reader r(j, p);
+  r("success", out.success);
+  r.req("status", out.status);
+  r("data", out.data);
+  if (const json* sources = r.find("sources"); sources != nullptr && !sources->is_null()) {
+    const Path sp = p.child("sources");
+    if (!sources->is_object()) fail(sp, "expected an object");
+    for (const auto& [field, urls] : sources->items()) {
+      // Deployments name pages as a list of URLs; anything else is kept as text.
+      std::vector<std::string>& list = out.sources[field];
+      if (urls.is_array()) {
+        for (const auto& url : urls)
+          list.push_back(url.is_string() ? url.get<std::string>() : url.dump());
+      } else if (urls.is_string()) {
+        list.push_back(urls.get<std::string>());
+      }
+    }
+  }
+  r("expiresAt", out.expires_at);
+  r("creditsUsed", out.credits_used);
+  r("tokensUsed", out.tokens_used);
+  r("warning", out.warning);
+  r("error", out.error);
+  r.rest(out.extras);
+  return out;
+}
+
+template <class Request>
+Result<ExtractStarted> start_extract(const ClientCore& core, const std::string& v,
+                                     const Request& request, const CallOptions& options) {
+  if (request.urls.empty()) {
+    Error err;
+    err.kind = ErrorKind::kInvalidArgument;
+    err.message = "extract needs at least one URL";
+    return err;
+  }
+  return call_and_decode<ExtractStarted>(core, post("/" + v + "/extract", encode_extract(request)),
+                                         options, "extract start", decode_extract_started);
+}
+
+Result<ExtractResult> extract_status(const ClientCore& core, const std::string& v,
+                                     const std::string& id, const CallOptions& options) {
+  auto status =
+      call_and_decode<ExtractResult>(core, get("/" + v + "/extract/" + escape_segment(id)), options,
+                                     "extract status", decode_extract);
+  if (status.ok()) return status;
+  // A failed job answers 200 with `success: false` and its `status`: that is the job's state, not
+  // a refused request, so it is returned as an ExtractResult (as `extract` promises).
+  const Error& e = status.error();
+  if (e.kind != ErrorKind::kHttp || e.http_status != 200) return status;
+  const json body = json::parse(e.raw_body, nullptr, false);
+  if (!body.is_object() || !body.contains("status") || !body.at("status").is_string()) {
+    return status;
+  }
+  try {
+    return decode_extract(body);
+  } catch (const ParseError& parse_error) {
+    Error err;
+    err.kind = ErrorKind::kParse;
+    err.message = std::string("unexpected extract status: ") + parse_error.what();
+    return err;
+  }
+}
+
+/// Polls until the job leaves "processing", within `policy.max_wait`.
+template <class Request>
+Result<ExtractResult> extract(const ClientCore& core, const std::string& v, const Request& request,
+                              const PollingPolicy& policy, const CallOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  auto job = start_extract(core, v, request, options);
+  if (!job.ok()) return job.error();
+  for (;;) {
+    auto status = extract_status(core, v, job->id, options);
+    if (!status.ok() || status->done()) return status;
+    if (policy.max_wait && std::chrono::steady_clock::now() - started >= *policy.max_wait) {
+      Error err;
+      err.kind = ErrorKind::kTimeout;
+      err.message = "extract job " + job->id + " still processing after the maximum wait";
+      return err;
+    }
+    if (policy.cancel.wait_for(policy.interval)) {
+      Error err;
+      err.kind = ErrorKind::kCancelled;
+      err.message = "waiting for extract job " + job->id + " was cancelled";
+      return err;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace detail
 
@@ -290,6 +418,18 @@ Result<QueueStatus> Client::queue_status(const CallOptions& options) const {
 Result<Concurrency> Client::concurrency(const CallOptions& options) const {
   return detail::concurrency(*core_, "v2", options);
 }
+Result<ExtractStarted> Client::start_extract(const ExtractRequest& request,
+                                             const CallOptions& options) const {
+  return detail::start_extract(*core_, "v2", request, options);
+}
+Result<ExtractResult> Client::extract_status(const std::string& id,
+                                             const CallOptions& options) const {
+  return detail::extract_status(*core_, "v2", id, options);
+}
+Result<ExtractResult> Client::extract(const ExtractRequest& request, const PollingPolicy& policy,
+                                      const CallOptions& options) const {
+  return detail::extract(*core_, "v2", request, policy, options);
+}
 
 // ---- v1
 
@@ -318,6 +458,18 @@ Result<QueueStatus> Client::queue_status(const CallOptions& options) const {
 }
 Result<Concurrency> Client::concurrency(const CallOptions& options) const {
   return detail::concurrency(*core_, "v1", options);
+}
+Result<ExtractStarted> Client::start_extract(const ExtractRequest& request,
+                                             const CallOptions& options) const {
+  return detail::start_extract(*core_, "v1", request, options);
+}
+Result<ExtractResult> Client::extract_status(const std::string& id,
+                                             const CallOptions& options) const {
+  return detail::extract_status(*core_, "v1", id, options);
+}
+Result<ExtractResult> Client::extract(const ExtractRequest& request, const PollingPolicy& policy,
+                                      const CallOptions& options) const {
+  return detail::extract(*core_, "v1", request, policy, options);
 }
 
 }  // namespace v1

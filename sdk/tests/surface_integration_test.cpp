@@ -1,11 +1,14 @@
-// The SDK's map, crawl params preview and team usage calls over real HTTP against the
+// The SDK's map, crawl params preview, team usage and extract calls over real HTTP against the
 // in-process mock, v2 and v1.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <chrono>
+#include <thread>
 
+#include "api_client.hpp"
 #include "mock_fixture.hpp"
+#include "stub_mapping.hpp"
 #include "webdata/webdata.hpp"
 
 using webdata::testing::RunningMock;
@@ -114,4 +117,155 @@ TEST_CASE("Client usage calls read the mock's accounting, v2 and v1", "[integrat
   CHECK(concurrency->concurrency == 0);
   CHECK(concurrency->max_concurrency == 8);
   REQUIRE(v1.concurrency().ok());
+}
+
+// ---- extract
+
+namespace {
+
+void add_shop(RunningMock& mock) {
+  webdata::testing::ApiClient api(mock.url());
+  const auto page = [](const std::string& title, const std::string& body) {
+    return "<html><head><title>" + title + "</title></head><body><main><h1>" + title + "</h1>" +
+           body + "</main></body></html>";
+  };
+  for (const auto& [path, html] : std::vector<std::pair<std::string, std::string>>{
+           {"/products/", page("Products",
+                               "<a href=\"/products/anvil\">anvil</a> "
+                               "<a href=\"/products/hammer\">hammer</a>")},
+           {"/products/anvil", page("Anvil", "<p>Colour: black</p>")},
+           {"/products/hammer", page("Hammer", "<p>Material: steel</p>")}}) {
+    REQUIRE(api.post("/__admin/mappings", webdata::testing::page_stub("shop.test", path, html))
+                .status == 201);
+  }
+}
+
+webdata::Json product_schema() {
+  return webdata::Json::parse(R"({"type":"object","properties":{"colour":{"type":"string"},)"
+                              R"("material":{"type":"string"}},"required":["colour","material"]})")
+      .value();
+}
+
+}  // namespace
+
+TEST_CASE("Client::extract starts, waits and returns data merged across a glob's pages",
+          "[integration][extract]") {
+  RunningMock mock;
+  add_shop(mock);
+  webdata::Client client(mock.url(), "test-key");
+  webdata::ExtractRequest req;
+  req.urls = {"http://shop.test/products/*"};
+  req.schema = product_schema();
+  req.show_sources = true;
+  auto done = client.extract(req, {50ms, 30s, {}});
+  REQUIRE(done.ok());
+  CHECK(done->status == "completed");
+  CHECK(done->success);
+  CHECK(done->data.text() == R"({"colour":"black","material":"steel"})");
+  CHECK(done->sources["colour"] == std::vector<std::string>{"http://shop.test/products/anvil"});
+  CHECK(done->credits_used == 15);
+  REQUIRE(done->tokens_used);
+  CHECK(*done->tokens_used > 0);
+  REQUIRE(done->expires_at);
+
+  // The tokens show in the team's token usage.
+  auto tokens = client.token_usage();
+  REQUIRE(tokens.ok());
+  REQUIRE(tokens->plan_tokens);
+  CHECK(*tokens->plan_tokens - tokens->remaining_tokens == *done->tokens_used);
+}
+
+TEST_CASE("start_extract and extract_status: processing, then completed; errors as errors",
+          "[integration][extract]") {
+  RunningMock mock;
+  add_shop(mock);
+  webdata::testing::ApiClient(mock.url()).post("/__admin/settings", {{"pagePacingMs", 300}});
+  webdata::Client client(mock.url(), "test-key");
+  webdata::ExtractRequest req;
+  req.urls = {"http://shop.test/products/*"};
+  req.prompt = "the colour";
+  auto started = client.start_extract(req);
+  REQUIRE(started.ok());
+  REQUIRE_FALSE(started->id.empty());
+  auto first = client.extract_status(started->id);
+  REQUIRE(first.ok());
+  CHECK(first->status == "processing");
+  CHECK_FALSE(first->done());
+  webdata::ExtractResult last = *first;
+  for (int i = 0; i < 200 && !last.done(); ++i) {
+    std::this_thread::sleep_for(50ms);
+    auto next = client.extract_status(started->id);
+    REQUIRE(next.ok());
+    last = *next;
+  }
+  CHECK(last.status == "completed");
+  CHECK(last.data.is_object());
+  CHECK(last.sources.empty());  // not asked for
+
+  auto unknown = client.extract_status("00000000-0000-4000-8000-000000000000");
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.error().http_status == 404);
+
+  webdata::ExtractRequest bad;
+  bad.urls = {"ftp://shop.test/"};
+  auto refused = client.start_extract(bad);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().http_status == 400);
+  CHECK(refused.error().details.find("urls") != std::string::npos);
+
+  auto empty = client.start_extract(webdata::ExtractRequest{});
+  REQUIRE_FALSE(empty.ok());
+  CHECK(empty.error().kind == webdata::ErrorKind::kInvalidArgument);
+
+  // A wait shorter than the job: kTimeout.
+  auto slow = client.extract(req, {50ms, 100ms, {}});
+  REQUIRE_FALSE(slow.ok());
+  CHECK(slow.error().kind == webdata::ErrorKind::kTimeout);
+}
+
+TEST_CASE("v1::Client::extract", "[integration][extract]") {
+  RunningMock mock;
+  add_shop(mock);
+  webdata::v1::Client v1(mock.url(), "test-key");
+  webdata::v1::ExtractRequest req;
+  req.urls = {"shop.test/products/anvil"};
+  req.schema = product_schema();
+  req.include_subdomains = false;
+  auto done = v1.extract(req, {50ms, 30s, {}});
+  REQUIRE(done.ok());
+  CHECK(done->status == "completed");
+  CHECK(done->data.text().find(R"("colour":"black")") != std::string::npos);
+  // A v1 job is readable through v2, as deployments share one store.
+  auto job = v1.start_extract(req);
+  REQUIRE(job.ok());
+  webdata::Client v2(mock.url(), "test-key");
+  CHECK(v2.extract_status(job->id).ok());
+}
+
+TEST_CASE("a failed extract job is an ExtractResult with its error, not an Error",
+          "[integration][extract]") {
+  RunningMock mock;
+  webdata::Client client(mock.url(), "test-key");
+  webdata::ExtractRequest req;
+  req.urls = {"http://nowhere.invalid/"};
+  req.prompt = "the heading";
+  auto done = client.extract(req, {50ms, 30s, {}});
+  REQUIRE(done.ok());
+  CHECK(done->status == "failed");
+  CHECK_FALSE(done->success);
+  REQUIRE(done->error);
+  CHECK(done->error->find("nowhere.invalid") != std::string::npos);
+
+  // The same through extract_status of a started job.
+  auto started = client.start_extract(req);
+  REQUIRE(started.ok());
+  webdata::ExtractResult last;
+  for (int i = 0; i < 200; ++i) {
+    auto status = client.extract_status(started->id);
+    REQUIRE(status.ok());
+    last = *status;
+    if (last.done()) break;
+    std::this_thread::sleep_for(20ms);
+  }
+  CHECK(last.status == "failed");
 }

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 
-import Firecrawl from "@mendable/firecrawl-js";
+import Firecrawl, { FirecrawlAppV1 } from "@mendable/firecrawl-js";
 
 const [baseUrl, apiKey] = process.argv.slice(2);
 if (!baseUrl || !apiKey) {
@@ -217,6 +217,79 @@ await step("sdk agent: start, poll, result", async () => {
   check(result.data !== undefined, "data");
 });
 
+await step("sdk map: links with titles, limit, sitemap, search", async () => {
+  const all = await app.map("http://pages-30.synthetic.test/", {
+    sitemap: "include",
+    includeSubdomains: false,
+    ignoreQueryParameters: true,
+    limit: 10,
+    timeout: 30000,
+    threatProtection: { mode: "off" },
+  });
+  check(Array.isArray(all.links), "links");
+  check(all.links.length === 10, `limit 10 honoured (got ${all.links.length})`);
+  check(all.links.every((l) => typeof l.url === "string" && l.url.startsWith("http://pages-30.synthetic.test/")),
+    "every link an absolute URL of the site");
+  check(all.links.some((l) => typeof l.title === "string" && l.title.length > 0), "titles");
+  const shop = await app.map("https://shop.example.test/", { search: "kettle", sitemap: "include" });
+  check(shop.links.length > 0 && shop.links[0].url.includes("kettle"),
+    `the kettle page first for "kettle" (got ${shop.links[0]?.url})`);
+});
+
+const productSchema = {
+  type: "object",
+  properties: { name: { type: "string" }, price: { type: "string" } },
+  required: ["name"],
+};
+
+await step("sdk extract: a glob over the shop, waited for, data fits the schema", async () => {
+  const result = await app.extract({
+    urls: ["https://shop.example.test/*"],
+    prompt: "The product name and price",
+    schema: productSchema,
+    systemPrompt: "Answer from the page only.",
+    showSources: true,
+    allowExternalLinks: false,
+    enableWebSearch: false,
+    ignoreInvalidURLs: true,
+    agent: { model: "FIRE-1" },
+    scrapeOptions: { formats: ["markdown"], onlyMainContent: true },
+    integration: "compat-check",
+    pollInterval: 1,
+    timeout: 60,
+  });
+  check(result.success === true, `success (got ${JSON.stringify(result).slice(0, 300)})`);
+  check(result.status === "completed", `completed (got ${result.status})`);
+  check(result.data && typeof result.data.name === "string" && result.data.name.length > 0, "data.name");
+  check(result.data.price === undefined || typeof result.data.price === "string", "data.price a string");
+  check(result.sources && typeof result.sources === "object", "sources");
+  check(typeof result.expiresAt === "string" && typeof result.creditsUsed === "number", "expiresAt, creditsUsed");
+  const started = await app.startExtract({ urls: ["https://shop.example.test/products/trail-kettle"], prompt: "the price" });
+  check(typeof started.id === "string" && started.id.length > 0, "an id from startExtract");
+  const status = await app.getExtractStatus(started.id);
+  check(["processing", "completed"].includes(status.status), `processing or completed (got ${status.status})`);
+  let missing;
+  try {
+    await app.getExtractStatus("00000000-0000-4000-8000-000000000000");
+  } catch (err) {
+    missing = err;
+  }
+  check(missing?.status === 404, `404 for an unknown extract id (got ${missing?.status})`);
+});
+
+await step("sdk v1 extract: the v1 client's body and polling", async () => {
+  const v1 = new FirecrawlAppV1({ apiKey, apiUrl: baseUrl });
+  const result = await v1.extract(["https://shop.example.test/products/trail-kettle"], {
+    prompt: "The product name and price",
+    schema: productSchema,
+    includeSubdomains: false,
+    showSources: false,
+    agent: { model: "FIRE-1" },
+  });
+  check(result.success === true, `success (got ${JSON.stringify(result).slice(0, 300)})`);
+  check(typeof result.data?.name === "string" && result.data.name.includes("Kettle"), "data.name of the kettle");
+});
+
 // ---- The CLI: the same service through `firecrawl`, as a user runs it.
 const require = createRequire(import.meta.url);
 const cliPath = join(require.resolve("firecrawl-cli/package.json"), "..", "dist", "index.js");
@@ -265,6 +338,30 @@ await step("cli search", async () => {
 await step("cli agent", async () => {
   const out = await cli(["agent", "What does the trail kettle cost?", "--urls", page, "--wait", "--poll-interval", "1"]);
   check(out.length > 0, "an answer on stdout");
+});
+
+await step("cli map", async () => {
+  const out = await cli(["map", "http://pages-10.synthetic.test/", "--limit", "5"]);
+  const urls = out.split("\n").map((l) => l.trim()).filter((l) => l.startsWith("http"));
+  check(urls.length === 5, `5 URLs on stdout (got ${urls.length}: ${out.slice(0, 300)})`);
+  check(urls.every((u) => u.startsWith("http://pages-10.synthetic.test/")), "URLs of the site");
+  const json = JSON.parse(await cli(["map", "https://shop.example.test/", "--search", "kettle", "--json"]));
+  const links = json.data?.links ?? json.links;
+  check(Array.isArray(links) && links.length > 0, `links in the JSON (got ${JSON.stringify(json).slice(0, 300)})`);
+  check(links[0].url.includes("kettle"), `the kettle page first (got ${links[0]?.url})`);
+});
+
+await step("cli credit-usage", async () => {
+  const out = await cli(["credit-usage", "--json"]);
+  const usage = JSON.parse(out);
+  const data = usage.data ?? usage;
+  check(typeof data.remainingCredits === "number", `remainingCredits (got ${out.slice(0, 300)})`);
+  check(typeof data.planCredits === "number", "planCredits");
+  check(typeof data.billingPeriodStart === "string" && typeof data.billingPeriodEnd === "string",
+    "the billing period");
+  const text = await cli(["credit-usage"]);
+  check(text.includes("Remaining Credits: " + data.remainingCredits.toLocaleString("en-US")),
+    `the remaining credits in the text output (got ${text.slice(0, 300)})`);
 });
 
 console.log(`\n${passed} passed, ${failures.length} failed`);

@@ -10,6 +10,7 @@
 #include "webdata/crawl.hpp"
 #include "webdata/crawl_preview.hpp"
 #include "webdata/document.hpp"
+#include "webdata/extract.hpp"
 #include "webdata/jobs.hpp"
 #include "webdata/map.hpp"
 #include "webdata/options.hpp"
@@ -137,6 +138,17 @@ class Client {
   Result<QueueStatus> queue_status(const CallOptions& options = {}) const;
   /// GET /v2/concurrency-check.
   Result<Concurrency> concurrency(const CallOptions& options = {}) const;
+  /// POST /v2/extract: starts an extract job; read it with `extract_status`.
+  Result<ExtractStarted> start_extract(const ExtractRequest& request,
+                                       const CallOptions& options = {}) const;
+  /// GET /v2/extract/{id}.
+  Result<ExtractResult> extract_status(const std::string& id,
+                                       const CallOptions& options = {}) const;
+  /// Starts an extract job and polls it (`policy.interval` apart) until it ends; a failed or
+  /// cancelled job is returned as such (see `status`, `error`), not as an Error. kTimeout past
+  /// `policy.max_wait`, kCancelled when `policy.cancel` fires.
+  Result<ExtractResult> extract(const ExtractRequest& request, const PollingPolicy& policy = {},
+                                const CallOptions& options = {}) const;
 
   /// The resolved base URL, e.g. "http://127.0.0.1:3002".
   const std::string& api_url() const;

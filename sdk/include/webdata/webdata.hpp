@@ -9,6 +9,7 @@
 #include "webdata/crawl.hpp"
 #include "webdata/crawl_preview.hpp"
 #include "webdata/document.hpp"
+#include "webdata/extract.hpp"
 #include "webdata/formats.hpp"
 #include "webdata/job_status.hpp"
 #include "webdata/jobs.hpp"

@@ -6,6 +6,7 @@
 
 #include "webdata/crawl.hpp"
 #include "webdata/document.hpp"
+#include "webdata/extract.hpp"
 #include "webdata/jobs.hpp"
 #include "webdata/options.hpp"
 #include "webdata/result.hpp"
@@ -102,6 +103,15 @@ class Client {
   Result<QueueStatus> queue_status(const CallOptions& options = {}) const;
   /// GET /v1/concurrency-check.
   Result<Concurrency> concurrency(const CallOptions& options = {}) const;
+  /// POST /v1/extract.
+  Result<ExtractStarted> start_extract(const ExtractRequest& request,
+                                       const CallOptions& options = {}) const;
+  /// GET /v1/extract/{id}.
+  Result<ExtractResult> extract_status(const std::string& id,
+                                       const CallOptions& options = {}) const;
+  /// Starts and polls until the job ends, as `webdata::Client::extract`.
+  Result<ExtractResult> extract(const ExtractRequest& request, const PollingPolicy& policy = {},
+                                const CallOptions& options = {}) const;
 
   /// The resolved base URL, e.g. "http://127.0.0.1:3002".
   const std::string& api_url() const;

@@ -1,0 +1,145 @@
+// Extract (docs/reference/extract.md): a job over pages of the runner's test site, followed to
+// its end; the status against its schema, `data` against the request's own schema. The job needs
+// a model (as the json format does): without one the job cases skip with that reason.
+
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validation_results.hpp>
+#include <valijson/validator.hpp>
+
+#include "support.hpp"
+
+using namespace webdata::conformance;
+
+namespace {
+
+const json kTitleSchema = {
+    {"type", "object"}, {"properties", {{"title", {{"type", "string"}}}}}, {"required", {"title"}}};
+
+/// How `value` breaks `schema` (the caller's JSON Schema), one issue a line; empty when it fits.
+std::string caller_schema_problems(const json& schema, const json& value) {
+  valijson::Schema compiled;
+  valijson::SchemaParser parser;
+  parser.populateSchema(valijson::adapters::NlohmannJsonAdapter(schema), compiled);
+  valijson::Validator validator(valijson::Validator::kStrongTypes);
+  valijson::ValidationResults results;
+  if (validator.validate(compiled, valijson::adapters::NlohmannJsonAdapter(value), &results)) {
+    return "";
+  }
+  std::string out;
+  valijson::ValidationResults::Error error;
+  while (results.popError(error)) {
+    std::string where;
+    for (const auto& part : error.context) where += part;
+    out += where + ": " + error.description + "\n";
+  }
+  return out.empty() ? "does not validate" : out;
+}
+
+// An extract job may make no visible progress for a while (a model at work): wait longer.
+WaitBounds extract_bounds() {
+  WaitBounds b;
+  b.idle = 180s;
+  b.overall = 10min;
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("v2 extract: start, poll to the end, status and data against their schemas",
+          "[extract]") {
+  CHECKS_RULES(&rules::kExtractStart, &rules::kExtractStatus, &rules::kExtractData);
+  REQUIRE_CAPABILITY("extract");
+  REQUIRE_CAPABILITY("format:json");
+  const auto started = post("/v2/extract", {{"urls", {site_url("/docs/a.html")}},
+                                            {"prompt", "The page title"},
+                                            {"schema", kTitleSchema}});
+  INFO(started.describe());
+  std::string id;
+  {
+    RULE(rules::kExtractStart);
+    CHECK_JSON_ANSWER(started);
+    REQUIRE(started.status == 200);
+    CHECK_SCHEMA("v2/extract.response", started.body_json);
+    CHECK(started.body_json.value("success", false));
+    id = started.body_json.value("id", "");
+    REQUIRE_FALSE(id.empty());
+  }
+  std::vector<std::string> seen;
+  const json last = wait_job("/v2/extract", id, &seen, extract_bounds(), [](const json& body) {
+    RULE(rules::kExtractStatus);
+    CHECK_SCHEMA("v2/extract-status.response", body);
+  });
+  INFO("last status: " << last.dump().substr(0, 2000));
+  {
+    RULE(rules::kExtractStatus);
+    for (const auto& s : seen) {
+      CHECK((s == "processing" || s == "completed" || s == "failed" || s == "cancelled"));
+    }
+    REQUIRE(last.value("status", "") == "completed");
+    CHECK(last.value("success", false));
+    CHECK(last.value("creditsUsed", -1) >= 0);
+  }
+  RULE(rules::kExtractData);
+  CHECK(caller_schema_problems(kTitleSchema, last.value("data", json())) == "");
+  CHECK(last.at("data").value("title", "").find("Page A") != std::string::npos);
+}
+
+TEST_CASE("v1 extract: the same job shape", "[extract][v1]") {
+  CHECKS_RULES(&rules::kExtractStart, &rules::kExtractStatus, &rules::kExtractData);
+  REQUIRE_CAPABILITY("extract");
+  REQUIRE_CAPABILITY("format:json");
+  const auto started = post("/v1/extract", {{"urls", {site_url("/docs/b.html")}},
+                                            {"prompt", "The page title"},
+                                            {"schema", kTitleSchema}});
+  INFO(started.describe());
+  std::string id;
+  {
+    RULE(rules::kExtractStart);
+    REQUIRE(started.status == 200);
+    CHECK_SCHEMA("v1/extract.response", started.body_json);
+    id = started.body_json.value("id", "");
+    REQUIRE_FALSE(id.empty());
+  }
+  const json last = wait_job("/v1/extract", id, nullptr, extract_bounds(), [](const json& body) {
+    RULE(rules::kExtractStatus);
+    CHECK_SCHEMA("v1/extract-status.response", body);
+  });
+  INFO("last status: " << last.dump().substr(0, 2000));
+  {
+    RULE(rules::kExtractStatus);
+    REQUIRE(last.value("status", "") == "completed");
+  }
+  RULE(rules::kExtractData);
+  CHECK(caller_schema_problems(kTitleSchema, last.value("data", json())) == "");
+}
+
+TEST_CASE("extract: unknown ids 404, urls of the wrong type 400", "[extract][validation]") {
+  CHECKS_RULES(&rules::kExtractUnknown, &rules::kExtractInvalid);
+  REQUIRE_CAPABILITY("extract");
+  {
+    RULE(rules::kExtractUnknown);
+    for (const char* path : {"/v2/extract/", "/v1/extract/"}) {
+      const auto res = get(std::string(path) + "00000000-0000-4000-8000-000000000000");
+      INFO(path << ": " << res.describe());
+      CHECK_JSON_ANSWER(res);
+      CHECK(res.status == 404);
+      CHECK(res.body_json.value("success", true) == false);
+    }
+  }
+  RULE(rules::kExtractInvalid);
+  const auto res = post("/v2/extract", {{"urls", "not a list"}, {"prompt", "anything"}});
+  INFO(res.describe());
+  CHECK_JSON_ANSWER(res);
+  REQUIRE(res.status == 400);
+  CHECK(res.body_json.value("success", true) == false);
+  const json details = res.body_json.value("details", json());
+  REQUIRE(details.is_array());
+  bool names_urls = false;
+  for (const auto& issue : details) {
+    const json path = issue.value("path", json::array());
+    if (path.is_array() && !path.empty() && path.at(0) == "urls") names_urls = true;
+  }
+  CHECK(names_urls);
+}

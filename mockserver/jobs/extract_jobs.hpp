@@ -1,0 +1,148 @@
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/clock.hpp"
+#include "core/teams.hpp"
+#include "scrape/scraper.hpp"
+#include "web/virtual_web.hpp"
+
+// Extract jobs (POST /v1|v2/extract, GET /v1|v2/extract/{id}): structured data from a set of
+// pages. A URL ending in `/*` stands for the pages of the site below that path, found the way
+// map finds them (jobs::map_site). Each page goes through the same scraper with the `json`
+// format, so a page gives exactly what `formats: [{type: json}]` gives; the pages' answers are
+// merged into one `data` that still validates against the request's schema.
+
+namespace webdata::mock::jobs {
+
+enum class ExtractState { processing, completed, failed, cancelled };
+const char* extract_state_name(ExtractState state);  ///< The wire value.
+
+/// What a job has done so far; reached only through ExtractJob::lock().
+struct ExtractProgress {
+  ExtractState state = ExtractState::processing;
+  nlohmann::json data = nlohmann::json::array();  ///< `[]` until completed, as deployments answer.
+  std::map<std::string, std::vector<std::string>> sources;  ///< Top-level field -> page URLs.
+  std::int64_t credits_used = 0;
+  std::int64_t tokens_used = 0;
+  std::vector<std::string> warnings;
+  std::optional<std::string> error;
+  std::optional<std::chrono::system_clock::time_point> finished_at;
+};
+
+/// What the caller asks for, already validated (the API layer checks URLs and options).
+struct ExtractRequest {
+  std::string version;  ///< "v1" | "v2"
+  std::vector<std::string> urls;  ///< Absolute http(s) URLs; a trailing `/*` is a glob.
+  std::string prompt;
+  std::string system_prompt;
+  nlohmann::json schema;  ///< null: answer keyed by what the prompt names.
+  bool allow_external_links = false;
+  bool include_subdomains = true;
+  bool show_sources = false;
+  nlohmann::json scrape_options = nlohmann::json::object();  ///< Without `formats`.
+  std::vector<std::string> warnings;  ///< Known at start (skipped invalid URLs).
+};
+
+class ExtractJob {
+ public:
+  std::string id;
+  std::string team_id;
+  std::string api_key;  ///< Usage is billed to the key that started the job.
+  ExtractRequest request;
+  std::chrono::system_clock::time_point created_at;
+
+  template <typename P>
+  class Locked {
+   public:
+    Locked(std::mutex& mutex, P& progress) : lock_(mutex), progress_(&progress) {}
+    P* operator->() const { return progress_; }
+    P& operator*() const { return *progress_; }
+
+   private:
+    std::unique_lock<std::mutex> lock_;
+    P* progress_;
+  };
+  [[nodiscard]] Locked<ExtractProgress> lock() { return {mutex_, progress_}; }
+  [[nodiscard]] Locked<const ExtractProgress> lock() const { return {mutex_, progress_}; }
+
+ private:
+  mutable std::mutex mutex_;
+  ExtractProgress progress_;
+};
+
+struct ExtractSettings {
+  std::size_t glob_pages = 20;  ///< Pages one `/*` URL stands for, at most.
+  std::size_t max_pages = 50;   ///< Pages one job reads, at most.
+  std::chrono::milliseconds pacing{20};  ///< A job's next page starts this long after one ends.
+  int workers = 2;                       ///< Jobs run at once; the rest wait in order.
+};
+
+/// Runs extract jobs on its own workers and keeps them for 24 h after they end. Thread-safe.
+class ExtractEngine {
+ public:
+  ExtractEngine(scrape::Scraper& scraper, const web::VirtualWeb& web, Teams& teams,
+                const Clock& clock, ExtractSettings settings);
+  ~ExtractEngine();
+  ExtractEngine(const ExtractEngine&) = delete;
+  ExtractEngine& operator=(const ExtractEngine&) = delete;
+
+  /// Queues a job for `team`; billed to the key in effect (UsageAttribution).
+  std::shared_ptr<ExtractJob> start(const Team& team, ExtractRequest request);
+  /// The team's job, or null (unknown, another team's, or past its retention).
+  std::shared_ptr<ExtractJob> find(const std::string& id, const std::string& team_id);
+  /// The status answer (GET /v1|v2/extract/{id}).
+  nlohmann::json status_body(const ExtractJob& job) const;
+
+  void set_pacing(std::chrono::milliseconds pacing) { pacing_ms_ = pacing.count(); }
+  /// Blocks until no job is queued or running, or `timeout` passes; true when idle.
+  bool wait_idle(std::chrono::milliseconds timeout);
+  /// Forgets every job; running ones end `cancelled` at their next page.
+  void reset();
+
+ private:
+  void worker_loop();
+  void run(ExtractJob& job, const Team& team);
+  /// The pages the request stands for: plain URLs as given, globs expanded (deduplicated).
+  std::vector<std::string> expand(const ExtractRequest& request,
+                                  std::vector<std::string>& warnings) const;
+  bool cancelled(const ExtractJob& job) const;
+
+  scrape::Scraper& scraper_;
+  const web::VirtualWeb& web_;
+  Teams& teams_;
+  const Clock& clock_;
+  ExtractSettings settings_;
+  std::atomic<long long> pacing_ms_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable idle_;
+  bool stopping_ = false;
+  int running_ = 0;
+  std::deque<std::pair<std::shared_ptr<ExtractJob>, const Team*>> queue_;
+  std::map<std::string, std::shared_ptr<ExtractJob>> jobs_;
+  std::vector<std::thread> workers_;
+};
+
+/// The answers of several pages as one (first non-empty value of a field wins, objects merge
+/// field by field, arrays concatenate without repeats up to `maxItems`). When the merged value
+/// does not satisfy `schema` (say a `maxLength` or `uniqueItems` the merge broke), the first
+/// page's answer is kept: each page's answer satisfies the schema by itself.
+nlohmann::json merge_answers(const std::vector<nlohmann::json>& answers,
+                             const nlohmann::json& schema);
+
+}  // namespace webdata::mock::jobs
