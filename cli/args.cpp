@@ -247,7 +247,7 @@ std::string command_usage(const std::string& command) {
   --include-tag SEL     keep only matching elements (repeatable)
   --exclude-tag SEL     drop matching elements (repeatable)
   --wait-for MS         wait before capturing    --mobile    mobile emulation
-  --proxy MODE          basic, enhanced or auto  --max-age MS  accept a cached copy this old
+  --proxy MODE          basic, enhanced, stealth or auto  --max-age MS  accept a cached copy this old
   --country CODE        location country (ISO code)
   --v1                  use POST /v1/scrape
 )"},

@@ -182,8 +182,10 @@ void common_scrape_options(const Args& a, Options& o) {
   o.wait_for = millis(a, "wait-for", 300000);
   if (a.flag("mobile")) o.mobile = true;
   if (auto p = a.value("proxy")) {
-    if (*p != "basic" && *p != "enhanced" && *p != "auto") {
-      throw UsageError("--proxy needs basic, enhanced or auto");
+    // The service's names: v2 takes all four (stealth is enhanced's other name), v1 refuses
+    // enhanced; the service answers that refusal with the field named.
+    if (*p != "basic" && *p != "enhanced" && *p != "stealth" && *p != "auto") {
+      throw UsageError("--proxy needs basic, enhanced, stealth or auto");
     }
     o.proxy = ProxyMode(*p);
   }

@@ -120,6 +120,26 @@ TEST_CASE("scrape with a schema extracts json, and --v1 uses the v1 endpoint") {
   CHECK_FALSE(doc.contains("summary"));
 }
 
+TEST_CASE("--proxy takes the service's four names; v1 refuses enhanced with the field named") {
+  MockProcess mock = start_mock();
+  for (const char* mode : {"basic", "enhanced", "stealth", "auto"}) {
+    INFO(mode);
+    auto r = cli(mock, {"scrape", "https://docs.example.test/", "--proxy", mode});
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+  }
+  auto v1_stealth = cli(mock, {"scrape", "https://docs.example.test/", "--v1", "--proxy", "stealth"});
+  INFO(v1_stealth.err);
+  CHECK(v1_stealth.exit_code == 0);
+  auto v1_enhanced =
+      cli(mock, {"scrape", "https://docs.example.test/", "--v1", "--proxy", "enhanced"});
+  CHECK(v1_enhanced.exit_code == 1);
+  CHECK(v1_enhanced.err.find("proxy") != std::string::npos);
+  auto unknown = cli(mock, {"scrape", "https://docs.example.test/", "--proxy", "residential"});
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.err.find("basic, enhanced, stealth or auto") != std::string::npos);
+}
+
 TEST_CASE("exit code 1 for API errors, with the error on stderr") {
   MockProcess mock = start_mock();
   auto dns = cli(mock, {"scrape", "https://no-such-host.example.invalid/"});
