@@ -120,7 +120,7 @@ TEST_CASE("scrape with a schema extracts json, and --v1 uses the v1 endpoint") {
   CHECK_FALSE(doc.contains("summary"));
 }
 
-TEST_CASE("--proxy takes the service's four names; v1 refuses enhanced with the field named") {
+TEST_CASE("the --proxy flag takes the service's four names; v1 refuses enhanced with the field named") {
   MockProcess mock = start_mock();
   for (const char* mode : {"basic", "enhanced", "stealth", "auto"}) {
     INFO(mode);

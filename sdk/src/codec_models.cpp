@@ -605,6 +605,7 @@ void decode(const json& j, AgentResult& out, const Path& p) {
   r("stopReason", out.stop_reason);
   r("expiresAt", out.expires_at);
   r("model", out.model);
+  r("effort", out.effort);
   r.rest(out.extras);
 }
 json encode(const AgentResult& v) {
@@ -622,6 +623,7 @@ json encode(const AgentResult& v) {
   w("stopReason", v.stop_reason);
   w("expiresAt", v.expires_at);
   w("model", v.model);
+  w("effort", v.effort);
   const std::string prefix = kDataPrefix;
   for (const auto& [key, value] : v.extras) {
     if (key.compare(0, prefix.size(), prefix) == 0) {

@@ -3,7 +3,6 @@
 #include <chrono>
 #include <thread>
 
-#include "app/config.hpp"
 #include "search_support.hpp"
 
 using namespace search_test;
@@ -198,7 +197,7 @@ TEST_CASE("an admin reset drops agent jobs, running or not", "[agent][job]") {
   CHECK(api.get("/v2/agent/" + id).status == 404);
 }
 
-TEST_CASE("--agent-jobs and --agent-pacing", "[agent][config]") {
+TEST_CASE("the flags --agent-jobs and --agent-pacing", "[agent][config]") {
   using webdata::mock::parse_args;
   const auto parsed = parse_args({"--agent-jobs", "--agent-pacing", "40"});
   REQUIRE(parsed.config);

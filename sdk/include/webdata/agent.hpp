@@ -41,6 +41,7 @@ struct AgentResult {
   std::optional<std::string> stop_reason;
   std::optional<Timestamp> expires_at;  ///< Job form only.
   std::optional<std::string> model;     ///< The model the request named.
+  std::optional<std::string> effort;    ///< The effort the request named, when the service echoes it.
   Extras extras;
 };
 
