@@ -235,7 +235,7 @@ TEST_CASE("a url that is not a URI, or no url, answers 400", "[validation]") {
   }
 }
 
-TEST_CASE("every endpoint accepts origin; integration is a known field", "[validation]") {
+TEST_CASE("every endpoint accepts origin, integration is a known field", "[validation]") {
   RULE(rules::kOriginAccepted);
   const std::string page = site_url("/docs/a.html");
   for (const std::string version : {"v2", "v1"}) {

@@ -55,7 +55,7 @@ void check_finished_status(const json& status, std::size_t documents) {
 
 }  // namespace webdata::conformance
 
-TEST_CASE("v2 batch: invalidURLs lists dropped URLs by default; the job runs with the rest",
+TEST_CASE("v2 batch: invalidURLs lists dropped URLs by default, the job runs with the rest",
           "[batch]") {
   const std::string good = site_url("/docs/a.html");
   const auto res = post("/v2/batch/scrape", {{"urls", {good, "not a url"}}});

@@ -139,7 +139,7 @@ TEST_CASE("crawlEntireDomain reaches pages outside the start path", "[crawl]") {
   CHECK(c.paths.count("/private/secret.html") == 0);
 }
 
-TEST_CASE("crawl limit caps the pages; excludePaths drops paths", "[crawl]") {
+TEST_CASE("crawl limit caps the pages, excludePaths drops paths", "[crawl]") {
   {
     const Crawl c = run_crawl("v2", {{"url", site_url("/")}, {"limit", 2}});
     RULE(rules::kCrawlLimit);
@@ -241,7 +241,7 @@ TEST_CASE("chunking over 10 MB: next absolute, skip offsets, every document once
   CHECK(std::set<std::string>(urls.begin(), urls.end()).size() == urls.size());
 }
 
-TEST_CASE("active crawls list a running crawl; cancel ends it for good", "[crawl][cancel][slow]") {
+TEST_CASE("active crawls list a running crawl, cancel ends it for good", "[crawl][cancel][slow]") {
   const std::string start = site_url("/slow-tree/?active=" + unique_token());
   const auto res =
       post("/v2/crawl", {{"url", start}, {"scrapeOptions", {{"formats", {"markdown"}}}}});

@@ -91,7 +91,7 @@ TEST_CASE("a CORS preflight answers 2xx and allows the origin", "[fidelity][http
   CHECK((allowed == "*" || allowed == "http://localhost:5173"));
 }
 
-TEST_CASE("failed pages leave total; expiresAt has no milliseconds", "[fidelity][batch]") {
+TEST_CASE("failed pages leave total, expiresAt has no milliseconds", "[fidelity][batch]") {
   const std::string a = site_url("/docs/a.html");
   const std::string b = site_url("/docs/b.html");
   const std::string unreachable = "http://conformance-nonexistent.invalid/fidelity";

@@ -70,7 +70,7 @@ TEST_CASE("small chunk limit: next and skip cover every document once", "[mock-o
   CHECK(sdk_urls == urls);
 }
 
-TEST_CASE("a page costs one credit; a team out of credits gets 402", "[mock-only][credits]") {
+TEST_CASE("a page costs one credit, a team out of credits gets 402", "[mock-only][credits]") {
   RULE(rules::kCreditsBilling);
   REQUIRE_MOCK();
   const long long start = balance("team-1");
@@ -88,7 +88,7 @@ TEST_CASE("a page costs one credit; a team out of credits gets 402", "[mock-only
   CHECK_SCHEMA("common/error", broke.body_json);
 }
 
-TEST_CASE("an API stub with a fault breaks the connection; the SDK reports a transport error",
+TEST_CASE("an API stub with a fault breaks the connection, the SDK reports a transport error",
           "[mock-only][faults]") {
   RULE(rules::kMockFault);
   REQUIRE_MOCK();

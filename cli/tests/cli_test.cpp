@@ -120,7 +120,7 @@ TEST_CASE("scrape with a schema extracts json, and --v1 uses the v1 endpoint") {
   CHECK_FALSE(doc.contains("summary"));
 }
 
-TEST_CASE("the --proxy flag takes the service's four names; v1 refuses enhanced with the field named") {
+TEST_CASE("the --proxy flag takes the service's four names, v1 refuses enhanced with the field named") {
   MockProcess mock = start_mock();
   for (const char* mode : {"basic", "enhanced", "stealth", "auto"}) {
     INFO(mode);
@@ -588,7 +588,7 @@ TEST_CASE("pages of a job are separated by a rule and a comment, not by headings
 
 // --- map, extract, usage, queue, crawl-preview: the endpoints beyond the specification's core.
 
-TEST_CASE("map prints one URL per line; --json, --limit, --sitemap, --search, --v1") {
+TEST_CASE("map prints one URL per line, --json, --limit, --sitemap, --search, --v1") {
   MockProcess mock = start_mock();
   auto r = cli(mock, {"map", "http://pages-30.synthetic.test/", "--limit", "7"});
   REQUIRE(r.exit_code == 0);
@@ -618,7 +618,7 @@ TEST_CASE("map prints one URL per line; --json, --limit, --sitemap, --search, --
   CHECK(cli(mock, {"map"}).exit_code == 2);
 }
 
-TEST_CASE("extract follows the job and prints the data; --no-wait and status --extract") {
+TEST_CASE("extract follows the job and prints the data, --no-wait and status --extract") {
   MockProcess mock = start_mock();
   const std::string schema =
       R"({"type":"object","properties":{"name":{"type":"string"}},"required":["name"]})";

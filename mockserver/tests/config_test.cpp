@@ -65,7 +65,7 @@ TEST_CASE("the --help flag prints usage and exits 0", "[config]") {
   CHECK(parsed.message.find("--api-key") != std::string::npos);
 }
 
-TEST_CASE("a config file sets teams and options; unknown keys are refused", "[config]") {
+TEST_CASE("a config file sets teams and options, unknown keys are refused", "[config]") {
   const std::string path = "webdata-config-test.json";
   {
     std::ofstream out(path);
@@ -187,7 +187,7 @@ TEST_CASE("a fixture root that is missing or empty is refused at start, naming t
   CHECK(parse_args({"--config", file, "--web-root", stubs.path}).config);
 }
 
-TEST_CASE("the --inject-fault flag combines faults, comma-separated or repeated; unknown ones are refused",
+TEST_CASE("the --inject-fault flag combines faults, comma-separated or repeated, unknown ones are refused",
           "[config]") {
   const auto parsed = parse_args({"--inject-fault", "no-auth,ignore-skip", "--inject-fault",
                                   "unsigned-webhooks", "--inject-fault", "no-auth"});

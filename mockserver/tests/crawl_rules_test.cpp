@@ -7,7 +7,7 @@
 using namespace webdata::mock::jobs;
 using webdata::mock::parse_http_url;
 
-TEST_CASE("robots.txt: our group, else *; longest match; Allow wins ties", "[crawl-rules]") {
+TEST_CASE("robots.txt: our group, else *, longest match, Allow wins ties", "[crawl-rules]") {
   const auto robots = RobotsTxt::parse(R"(# comment
 User-agent: *
 Disallow: /private/

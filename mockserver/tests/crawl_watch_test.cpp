@@ -261,7 +261,7 @@ TEST_CASE("watchers that leave mid-crawl are cleaned up and do not hurt the job"
   CHECK(all_documents(api, "/v2/crawl/" + id).size() == 30);
 }
 
-TEST_CASE("a watcher too slow to read is cut off with 1008; the job does not wait for it",
+TEST_CASE("a watcher too slow to read is cut off with 1008, the job does not wait for it",
           "[watch][jobs]") {
   RunningMock mock(paced(0));
   webdata::mock::http::WebSocketLimits limits;

@@ -89,7 +89,7 @@ TEST_CASE("failing pages of a batch are errors of the job, which still completes
   }
 }
 
-TEST_CASE("a receiver answering 500 is retried and logged; the job is unaffected",
+TEST_CASE("a receiver answering 500 is retried and logged, the job is unaffected",
           "[faults][webhooks]") {
   Receiver receiver;
   receiver.set_handler([](const Receiver::Request&) {
@@ -128,7 +128,7 @@ TEST_CASE("a receiver answering 500 is retried and logged; the job is unaffected
   CHECK(json::parse(requests.back().body)["type"] == "batch_scrape.completed");
 }
 
-TEST_CASE("a receiver slower than the webhook timeout is a failed attempt; the job is unaffected",
+TEST_CASE("a receiver slower than the webhook timeout is a failed attempt, the job is unaffected",
           "[faults][webhooks]") {
   Receiver receiver;
   receiver.set_handler([](const Receiver::Request&) {

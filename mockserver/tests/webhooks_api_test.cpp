@@ -61,7 +61,7 @@ TEST_CASE("a batch scrape's events arrive signed, in order, with metadata echoed
   CHECK(log.body["deliveries"].size() >= 4);
 }
 
-TEST_CASE("a crawl that fails sends crawl.failed; the events filter is honoured",
+TEST_CASE("a crawl that fails sends crawl.failed, the events filter is honoured",
           "[webhooks][jobs]") {
   auto config = RunningMock::quiet_config();
   config.page_pacing_ms = 0;

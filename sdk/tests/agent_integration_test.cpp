@@ -99,7 +99,7 @@ TEST_CASE("start_agent, agent_status and cancel_agent on a running job",
   CHECK(unknown_cancel.error().http_status == 404);
 }
 
-TEST_CASE("cancel_agent of a finished job is false; a job cancelled while polled ends cancelled",
+TEST_CASE("cancel_agent of a finished job is false, a job cancelled while polled ends cancelled",
           "[integration][agent][cancel]") {
   RunningMock mock(job_mock(300));
   webdata::Client client(sdk_client_options(mock));

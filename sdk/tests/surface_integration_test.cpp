@@ -175,7 +175,7 @@ TEST_CASE("Client::extract starts, waits and returns data merged across a glob's
   CHECK(*tokens->plan_tokens - tokens->remaining_tokens == *done->tokens_used);
 }
 
-TEST_CASE("start_extract and extract_status: processing, then completed; errors as errors",
+TEST_CASE("start_extract and extract_status: processing, then completed, errors as errors",
           "[integration][extract]") {
   RunningMock mock;
   add_shop(mock);

@@ -27,7 +27,7 @@ Options with_exclude(std::vector<std::string> exclude) {
 
 }  // namespace
 
-TEST_CASE("html drops scripts, styles, comments and head; URLs become absolute", "[html]") {
+TEST_CASE("html drops scripts, styles, comments and head, URLs become absolute", "[html]") {
   auto doc = parse(
       "<html><head><title>t</title><style>p{}</style></head><body>"
       "<!-- c --><script>alert(1)</script><noscript>js</noscript>"
@@ -195,7 +195,7 @@ TEST_CASE("main-content rules in isolation", "[main-content]") {
   }
 }
 
-TEST_CASE("includeTags selects elements; excludeTags removes them", "[selectors]") {
+TEST_CASE("includeTags selects elements, excludeTags removes them", "[selectors]") {
   auto doc = parse("<div id='a' class='note warn'><p>A</p><span data-x='1'>in A</span></div>"
                    "<article><p class='lead'>Lead</p><p>Body</p><nav>article nav</nav></article>"
                    "<p class='lead'>Outside</p><ul><li><a href='/l'>link</a></li></ul>");

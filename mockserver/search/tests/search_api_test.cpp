@@ -64,7 +64,7 @@ TEST_CASE("v1 search answers a plain array of web results", "[search][shape]") {
   CHECK(api.post("/v1/search", {{"query", "bridge"}, {"sources", {"web"}}}).status == 400);
 }
 
-TEST_CASE("every word must match; an exact phrase must appear as written", "[search][operators]") {
+TEST_CASE("every word must match, an exact phrase must appear as written", "[search][operators]") {
   const auto api = shared_api();
   const auto river = web_urls(search(api, {{"query", "river gauge"}, {"limit", 100}}));
   CHECK(has(river, kIssue));
@@ -286,7 +286,7 @@ TEST_CASE("categories keep github, research and pdf results and name them",
   for (const auto& item : plain) CHECK_FALSE(item.contains("category"));
 }
 
-TEST_CASE("includeDomains keeps hosts, excludeDomains drops them; not both",
+TEST_CASE("includeDomains keeps hosts, excludeDomains drops them, not both",
           "[search][domains]") {
   const auto api = shared_api();
   const auto all = web_urls(search(api, {{"query", "river"}, {"limit", 100}}));
@@ -399,7 +399,7 @@ TEST_CASE("tbs cdr: a custom date range over page dates", "[search][tbs]") {
   CHECK(until == std::vector<std::string>{kLibrary});
 }
 
-TEST_CASE("tbs qdr: relative to the mock clock; the index follows new mappings", "[search][tbs]") {
+TEST_CASE("tbs qdr: relative to the mock clock, the index follows new mappings", "[search][tbs]") {
   RunningMock mock;
   ApiClient api(mock.url());
   // Index once, then add a page: the next search must see it.

@@ -46,7 +46,7 @@ TEST_CASE("fixture pages are served by host and path") {
   CHECK(fetch(bundled(), "https://shop.example.test/").body != home.body);
 }
 
-TEST_CASE("a fixture host's unknown paths answer its 404 page; unknown hosts do not resolve") {
+TEST_CASE("a fixture host's unknown paths answer its 404 page, unknown hosts do not resolve") {
   const auto missing = fetch(bundled(), "https://docs.example.test/no/such/page");
   REQUIRE(missing.ok);
   CHECK(missing.status == 404);

@@ -464,7 +464,7 @@ TEST_CASE("a failing receiver is retried with growing backoff, then given up") {
   CHECK(log[3].at("outcome") == "delivered");
 }
 
-TEST_CASE("redirects are not followed; they count as failed attempts") {
+TEST_CASE("redirects are not followed, they count as failed attempts") {
   Receiver receiver;
   receiver.set_handler([&](const Receiver::Request& request) {
     Receiver::Reply reply;
