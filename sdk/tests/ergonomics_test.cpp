@@ -82,7 +82,7 @@ TEST_CASE("open enums compare with their wire string", "[ergonomics]") {
   CHECK(proxy == "basic");
 }
 
-TEST_CASE("Result: value_or, error() on a success, [[nodiscard]]", "[ergonomics]") {
+TEST_CASE("Result: value_or, error() on a success, nodiscard", "[ergonomics]") {
   webdata::Error error;
   error.message = "no";
   webdata::Result<int> bad = error;

@@ -79,7 +79,7 @@ TEST_CASE("every word must match, an exact phrase must appear as written", "[sea
   CHECK_FALSE(has(reversed, kIssue));
 }
 
-TEST_CASE("negated terms and phrases (-term, -\"phrase\") exclude pages", "[search][operators]") {
+TEST_CASE("negated terms and quoted phrases exclude pages", "[search][operators]") {
   const auto api = shared_api();
   const auto all = web_urls(search(api, {{"query", "river"}, {"limit", 100}}));
   REQUIRE(has(all, kPaper));
