@@ -256,7 +256,7 @@ TEST_CASE_METHOD(Fixture, "a crawl whose start URL cannot be fetched fails", "[f
   CHECK(errors.body["errors"][0]["url"] == "http://nowhere.invalid/");
 }
 
-TEST_CASE_METHOD(Fixture, "v1 extract answers in extract; proxy names per version",
+TEST_CASE_METHOD(Fixture, "v1 extract answers in extract, proxy names per version",
                  "[fidelity][scrape]") {
   const auto v1 = api.post("/v1/scrape", {{"url", "http://shop.test/desk"},
                                           {"formats", {"extract"}},
