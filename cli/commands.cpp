@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -387,6 +386,18 @@ int started(Context& c, const Job& job, const std::string& kind) {
   return follow_documents(c, job, kind);
 }
 
+// A scrape's or a parse's answer: its warning on stderr, the document on stdout.
+int print_document(Context& c, const Result<Document>& doc) {
+  if (!doc.ok()) return fail(c, doc.error());
+  if (doc->warning) note(c, "warning: " + *doc->warning);
+  if (c.json) {
+    c.out << to_json(*doc).pretty() << "\n";
+  } else {
+    render_document(c.out, *doc);
+  }
+  return kOk;
+}
+
 int cmd_scrape(Context& c) {
   const std::string url = one_positional(c.args, "URL");
   CallOptions call;
@@ -402,14 +413,7 @@ int cmd_scrape(Context& c) {
     req.url = url;
     doc = Client(c.client_options).scrape(req, call);
   }
-  if (!doc.ok()) return fail(c, doc.error());
-  if (doc->warning) note(c, "warning: " + *doc->warning);
-  if (c.json) {
-    c.out << to_json(*doc).pretty() << "\n";
-  } else {
-    render_document(c.out, *doc);
-  }
-  return kOk;
+  return print_document(c, doc);
 }
 
 // POST /v2/parse of a local file; printed as scrape prints its document.
@@ -422,24 +426,11 @@ int cmd_parse(Context& c) {
   options.only_main_content = scrape.only_main_content;
   options.include_tags = scrape.include_tags;
   options.exclude_tags = scrape.exclude_tags;
-  std::ifstream in(path, std::ios::binary);
-  std::error_code ec;
-  if (!in || !std::filesystem::is_regular_file(path, ec)) {
-    throw UsageError("cannot read '" + path + "'");
-  }
-  ParseFile file;
-  file.data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  file.filename = std::filesystem::path(path).filename().string();
-  file.content_type = c.args.value("content-type").value_or("");
-  Result<Document> doc = Client(c.client_options).parse(file, options);
-  if (!doc.ok()) return fail(c, doc.error());
-  if (doc->warning) note(c, "warning: " + *doc->warning);
-  if (c.json) {
-    c.out << to_json(*doc).pretty() << "\n";
-  } else {
-    render_document(c.out, *doc);
-  }
-  return kOk;
+  Result<ParseFile> file = read_parse_file(path);
+  if (!file.ok()) throw UsageError("cannot read '" + path + "': " + file.error().message);
+  if (auto type = c.args.value("content-type")) file->content_type = *type;
+  Result<Document> doc = Client(c.client_options).parse(*file, options);
+  return print_document(c, doc);
 }
 
 int cmd_batch(Context& c) {

@@ -87,56 +87,29 @@ ExtractEngine::ExtractEngine(scrape::Scraper& scraper, const web::VirtualWeb& we
       teams_(teams),
       clock_(clock),
       settings_(settings),
-      pacing_ms_(settings.pacing.count()) {
-  for (int i = 0; i < std::max(1, settings_.workers); ++i) {
-    workers_.emplace_back([this] { worker_loop(); });
-  }
-}
+      pacing_ms_(settings.pacing.count()),
+      runner_(clock, kRetention, settings.workers, [this](ExtractJob& job) { run(job); }) {}
 
 ExtractEngine::~ExtractEngine() {
   reset();  // running jobs stop at their next page instead of holding the shutdown
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stopping_ = true;
-  }
-  wake_.notify_all();
-  for (auto& worker : workers_) worker.join();
 }
 
 std::shared_ptr<ExtractJob> ExtractEngine::start(const Team& team, ExtractRequest request) {
   auto job = std::make_shared<ExtractJob>();
   job->id = uuid4();
   job->team_id = team.id;
+  job->team = &team;
   job->api_key = UsageAttribution::current();
   job->created_at = clock_.now();
   job->lock()->warnings = request.warnings;
   job->request = std::move(request);
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    // Forget jobs past their retention, so the store is bounded by a day's jobs.
-    const auto now = clock_.now();
-    for (auto it = jobs_.begin(); it != jobs_.end();) {
-      const auto finished = it->second->lock()->finished_at;
-      it = finished && now >= *finished + kRetention ? jobs_.erase(it) : std::next(it);
-    }
-    jobs_[job->id] = job;
-    queue_.emplace_back(job, &team);
-  }
-  wake_.notify_one();
+  runner_.submit(job);
   return job;
 }
 
 std::shared_ptr<ExtractJob> ExtractEngine::find(const std::string& id,
                                                 const std::string& team_id) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  const auto it = jobs_.find(id);
-  if (it == jobs_.end() || it->second->team_id != team_id) return nullptr;
-  const auto finished = it->second->lock()->finished_at;
-  if (finished && clock_.now() >= *finished + kRetention) {
-    jobs_.erase(it);
-    return nullptr;
-  }
-  return it->second;
+  return runner_.find(id, team_id);
 }
 
 json ExtractEngine::status_body(const ExtractJob& job) const {
@@ -165,46 +138,21 @@ json ExtractEngine::status_body(const ExtractJob& job) const {
 }
 
 bool ExtractEngine::wait_idle(std::chrono::milliseconds timeout) {
-  std::unique_lock<std::mutex> lock(mutex_);
-  return idle_.wait_for(lock, timeout, [this] { return queue_.empty() && running_ == 0; });
+  return runner_.wait_idle(timeout);
 }
 
 void ExtractEngine::reset() {
-  std::vector<std::shared_ptr<ExtractJob>> dropped;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (auto& [id, job] : jobs_) dropped.push_back(job);
-    jobs_.clear();
-    queue_.clear();
-  }
-  for (auto& job : dropped) {
-    const auto progress = job->lock();
+  runner_.reset([this](ExtractJob& job) {
+    const auto progress = job.lock();
     if (progress->state == ExtractState::processing) {
       progress->state = ExtractState::cancelled;
       progress->finished_at = clock_.now();
     }
-  }
-  idle_.notify_all();
+  });
 }
 
-bool ExtractEngine::cancelled(const ExtractJob& job) const {
+bool ExtractEngine::ended(const ExtractJob& job) {
   return job.lock()->state != ExtractState::processing;
-}
-
-void ExtractEngine::worker_loop() {
-  std::unique_lock<std::mutex> lock(mutex_);
-  for (;;) {
-    wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-    if (stopping_) return;
-    auto [job, team] = queue_.front();
-    queue_.pop_front();
-    ++running_;
-    lock.unlock();
-    run(*job, *team);
-    lock.lock();
-    --running_;
-    if (queue_.empty() && running_ == 0) idle_.notify_all();
-  }
 }
 
 std::vector<std::string> ExtractEngine::expand(const ExtractRequest& request,
@@ -231,7 +179,8 @@ std::vector<std::string> ExtractEngine::expand(const ExtractRequest& request,
   return pages;
 }
 
-void ExtractEngine::run(ExtractJob& job, const Team& team) {
+void ExtractEngine::run(ExtractJob& job) {
+  const Team& team = *job.team;
   const UsageAttribution attribution(job.api_key);
   const ExtractRequest& request = job.request;
   std::vector<std::string> warnings;
@@ -262,8 +211,12 @@ void ExtractEngine::run(ExtractJob& job, const Team& team) {
   std::set<std::string> external;
   std::string last_failure;  // "URL: why", of the last page that could not be read
   for (std::size_t i = 0; i < pages.size(); ++i) {
-    if (i > 0) std::this_thread::sleep_for(std::chrono::milliseconds(pacing_ms_.load()));
-    if (cancelled(job)) return;
+    // A pause between pages; a reset or the engine's stop cuts it short.
+    const auto is_ended = [&job] { return ended(job); };
+    if (i > 0 ? !runner_.pause(std::chrono::milliseconds(pacing_ms_.load()), is_ended)
+              : is_ended()) {
+      return;
+    }
     options["url"] = pages[i];
     scrape::Outcome outcome = scraper_.scrape(options, request.version, team);
     if (outcome.failure) {

@@ -2,20 +2,17 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "core/clock.hpp"
+#include "core/job_runner.hpp"
 #include "core/teams.hpp"
 #include "scrape/scraper.hpp"
 #include "web/virtual_web.hpp"
@@ -57,31 +54,16 @@ struct ExtractRequest {
   std::vector<std::string> warnings;  ///< Known at start (skipped invalid URLs).
 };
 
-class ExtractJob {
+/// One extract job: the request part is fixed at start; the progress is reached only through
+/// lock() (Guarded).
+class ExtractJob : public Guarded<ExtractProgress> {
  public:
   std::string id;
   std::string team_id;
+  const Team* team = nullptr;  ///< The team as configured (Teams outlives the engine).
   std::string api_key;  ///< Usage is billed to the key that started the job.
   ExtractRequest request;
   std::chrono::system_clock::time_point created_at;
-
-  template <typename P>
-  class Locked {
-   public:
-    Locked(std::mutex& mutex, P& progress) : lock_(mutex), progress_(&progress) {}
-    P* operator->() const { return progress_; }
-    P& operator*() const { return *progress_; }
-
-   private:
-    std::unique_lock<std::mutex> lock_;
-    P* progress_;
-  };
-  [[nodiscard]] Locked<ExtractProgress> lock() { return {mutex_, progress_}; }
-  [[nodiscard]] Locked<const ExtractProgress> lock() const { return {mutex_, progress_}; }
-
- private:
-  mutable std::mutex mutex_;
-  ExtractProgress progress_;
 };
 
 struct ExtractSettings {
@@ -96,7 +78,7 @@ class ExtractEngine {
  public:
   ExtractEngine(scrape::Scraper& scraper, const web::VirtualWeb& web, Teams& teams,
                 const Clock& clock, ExtractSettings settings);
-  ~ExtractEngine();
+  ~ExtractEngine();  ///< Running jobs end `cancelled` at their next page.
   ExtractEngine(const ExtractEngine&) = delete;
   ExtractEngine& operator=(const ExtractEngine&) = delete;
 
@@ -114,12 +96,11 @@ class ExtractEngine {
   void reset();
 
  private:
-  void worker_loop();
-  void run(ExtractJob& job, const Team& team);
+  void run(ExtractJob& job);
   /// The pages the request stands for: plain URLs as given, globs expanded (deduplicated).
   std::vector<std::string> expand(const ExtractRequest& request,
                                   std::vector<std::string>& warnings) const;
-  bool cancelled(const ExtractJob& job) const;
+  static bool ended(const ExtractJob& job);
 
   scrape::Scraper& scraper_;
   const web::VirtualWeb& web_;
@@ -127,15 +108,7 @@ class ExtractEngine {
   const Clock& clock_;
   ExtractSettings settings_;
   std::atomic<long long> pacing_ms_;
-
-  mutable std::mutex mutex_;
-  std::condition_variable wake_;
-  std::condition_variable idle_;
-  bool stopping_ = false;
-  int running_ = 0;
-  std::deque<std::pair<std::shared_ptr<ExtractJob>, const Team*>> queue_;
-  std::map<std::string, std::shared_ptr<ExtractJob>> jobs_;
-  std::vector<std::thread> workers_;
+  JobRunner<ExtractJob> runner_;  // last: its workers run jobs with the members above
 };
 
 /// The answers of several pages as one (first non-empty value of a field wins, objects merge

@@ -3,13 +3,14 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "core/job_runner.hpp"
 
 namespace webdata::mock::jobs {
 
@@ -76,8 +77,8 @@ struct JobProgress {
 };
 
 /// A crawl or batch scrape job. Identity and options are fixed at creation (written before the
-/// job is shared, read freely after); the progress belongs to the job and its lock.
-class Job {
+/// job is shared, read freely after); the progress belongs to the job and its lock (lock()).
+class Job : public Guarded<JobProgress> {
  public:
   // Fixed at creation.
   std::string id;
@@ -88,26 +89,6 @@ class Job {
   nlohmann::json options;  ///< The validated request body, defaults applied.
   std::chrono::system_clock::time_point created_at;
   bool zero_data_retention = false;
-
-  /// The progress with the job's lock held for as long as the handle lives.
-  template <typename P>
-  class Locked {
-   public:
-    Locked(std::mutex& mutex, P& progress) : lock_(mutex), progress_(&progress) {}
-    P* operator->() const { return progress_; }
-    P& operator*() const { return *progress_; }
-
-   private:
-    std::unique_lock<std::mutex> lock_;
-    P* progress_;
-  };
-
-  [[nodiscard]] Locked<JobProgress> lock() { return {mutex_, progress_}; }
-  [[nodiscard]] Locked<const JobProgress> lock() const { return {mutex_, progress_}; }
-
- private:
-  mutable std::mutex mutex_;
-  JobProgress progress_;
 };
 
 }  // namespace webdata::mock::jobs

@@ -32,20 +32,14 @@ const char* agent_state_name(AgentState state) {
 
 AgentEngine::AgentEngine(SearchService& service, Teams& teams, const Clock& clock,
                          std::chrono::milliseconds pacing, int workers)
-    : service_(service), teams_(teams), clock_(clock), pacing_(pacing) {
-  for (int i = 0; i < std::max(1, workers); ++i) {
-    workers_.emplace_back([this] { worker_loop(); });
-  }
-}
+    : service_(service),
+      teams_(teams),
+      clock_(clock),
+      pacing_(pacing),
+      runner_(clock, kRetention, workers, [this](AgentJob& job) { run(job); }) {}
 
 AgentEngine::~AgentEngine() {
   reset();  // running jobs stop at their next page instead of holding the shutdown
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stopping_ = true;
-  }
-  wake_.notify_all();
-  for (auto& worker : workers_) worker.join();
 }
 
 std::shared_ptr<AgentJob> AgentEngine::start(const Team& team, AgentRequest request,
@@ -56,49 +50,29 @@ std::shared_ptr<AgentJob> AgentEngine::start(const Team& team, AgentRequest requ
   job->api_key = UsageAttribution::current();
   job->model = std::move(model);
   job->request = std::move(request);
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    // Forget jobs past their retention, so the store is bounded by a day's jobs.
-    const auto now = clock_.now();
-    for (auto it = jobs_.begin(); it != jobs_.end();) {
-      const auto finished = it->second->lock()->finished_at;
-      it = finished && now >= *finished + kRetention ? jobs_.erase(it) : std::next(it);
-    }
-    jobs_[job->id] = job;
-    queue_.push_back(job);
-  }
-  wake_.notify_all();
+  runner_.submit(job);
   return job;
 }
 
 std::shared_ptr<AgentJob> AgentEngine::find(const std::string& id, const std::string& team_id) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  const auto it = jobs_.find(id);
-  if (it == jobs_.end() || it->second->team_id != team_id) return nullptr;
-  const auto finished = it->second->lock()->finished_at;
-  if (finished && clock_.now() >= *finished + kRetention) {
-    jobs_.erase(it);
-    return nullptr;
-  }
-  return it->second;
+  return runner_.find(id, team_id);
 }
 
 AgentEngine::CancelOutcome AgentEngine::cancel(const std::string& id, const std::string& team_id) {
   const auto job = find(id, team_id);
   if (!job) return CancelOutcome::not_found;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);  // the pause below reads the state under mutex_
+  // Through the runner: a job in its pause stops now, not after it.
+  CancelOutcome outcome = CancelOutcome::cancelled;
+  runner_.signal([&] {
     const auto progress = job->lock();
     if (progress->state == AgentState::completed || progress->state == AgentState::failed) {
-      return CancelOutcome::finished;
-    }
-    if (progress->state == AgentState::processing) {
+      outcome = CancelOutcome::finished;
+    } else if (progress->state == AgentState::processing) {
       progress->state = AgentState::cancelled;
       progress->finished_at = clock_.now();
     }
-  }
-  wake_.notify_all();  // a job in its pause stops now, not after it
-  return CancelOutcome::cancelled;
+  });
+  return outcome;
 }
 
 json AgentEngine::status_body(const AgentJob& job) const {
@@ -118,43 +92,17 @@ json AgentEngine::status_body(const AgentJob& job) const {
 }
 
 void AgentEngine::reset() {
-  std::vector<std::shared_ptr<AgentJob>> dropped;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (auto& [id, job] : jobs_) dropped.push_back(job);
-    jobs_.clear();
-    queue_.clear();
-    for (auto& job : dropped) {
-      const auto progress = job->lock();
-      if (progress->state == AgentState::processing) {
-        progress->state = AgentState::cancelled;
-        progress->finished_at = clock_.now();
-      }
+  runner_.reset([this](AgentJob& job) {
+    const auto progress = job.lock();
+    if (progress->state == AgentState::processing) {
+      progress->state = AgentState::cancelled;
+      progress->finished_at = clock_.now();
     }
-  }
-  wake_.notify_all();
-  idle_.notify_all();
+  });
 }
 
 bool AgentEngine::wait_idle(std::chrono::milliseconds timeout) {
-  std::unique_lock<std::mutex> lock(mutex_);
-  return idle_.wait_for(lock, timeout, [this] { return queue_.empty() && running_ == 0; });
-}
-
-void AgentEngine::worker_loop() {
-  std::unique_lock<std::mutex> lock(mutex_);
-  for (;;) {
-    wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-    if (stopping_) return;
-    auto job = queue_.front();
-    queue_.pop_front();
-    ++running_;
-    lock.unlock();
-    run(*job);
-    lock.lock();
-    --running_;
-    if (queue_.empty() && running_ == 0) idle_.notify_all();
-  }
+  return runner_.wait_idle(timeout);
 }
 
 void AgentEngine::finish(AgentJob& job, AgentState state, std::optional<std::string> error,
@@ -171,11 +119,7 @@ void AgentEngine::run(AgentJob& job) {
   const UsageAttribution attribution(job.api_key);
   const auto ended = [&job] { return job.lock()->state != AgentState::processing; };
   // A pause of `pacing_` before each step; a cancel or a shutdown cuts it short.
-  const auto pause = [&]() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    wake_.wait_for(lock, pacing_, [&] { return stopping_ || ended(); });
-    return !stopping_ && !ended();
-  };
+  const auto pause = [&] { return runner_.pause(pacing_, ended); };
 
   // Planning: which pages to read. `maxCredits` does not shorten the plan as it does for the
   // synchronous form: a job that would spend more fails, as the service's jobs do.

@@ -1,21 +1,16 @@
 #pragma once
 
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
-#include <deque>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "core/clock.hpp"
+#include "core/job_runner.hpp"
 #include "core/teams.hpp"
 #include "search/service.hpp"
 
@@ -27,33 +22,23 @@ namespace webdata::mock::search {
 enum class AgentState { processing, completed, failed, cancelled };
 const char* agent_state_name(AgentState state);
 
-/// One agent job. The request part is fixed at start; the progress is guarded by its mutex.
-struct AgentJob {
+/// What an agent job has done so far; reached only through AgentJob::lock().
+struct AgentProgress {
+  AgentState state = AgentState::processing;
+  nlohmann::json data;  ///< {result, sources[, json]} once completed.
+  std::int64_t credits_used = 0;
+  std::optional<std::string> error;
+  std::optional<std::string> stop_reason;  ///< "credit_limit_reached" when maxCredits stopped it.
+  std::optional<std::chrono::system_clock::time_point> finished_at;
+};
+
+/// One agent job. The request part is fixed at start; the progress is guarded by its lock.
+struct AgentJob : Guarded<AgentProgress> {
   std::string id;
   std::string team_id;
   std::string api_key;  ///< Whose use the credits are (UsageAttribution).
   std::string model;    ///< As requested; the status reports it.
   AgentRequest request;
-
-  struct Progress {
-    AgentState state = AgentState::processing;
-    nlohmann::json data;  ///< {result, sources[, json]} once completed.
-    std::int64_t credits_used = 0;
-    std::optional<std::string> error;
-    std::optional<std::string> stop_reason;  ///< "credit_limit_reached" when maxCredits stopped it.
-    std::optional<std::chrono::system_clock::time_point> finished_at;
-  };
-  /// The progress, locked for as long as the returned handle lives.
-  struct Locked {
-    std::unique_lock<std::mutex> lock;
-    Progress* progress;
-    Progress* operator->() const { return progress; }
-  };
-  Locked lock() const { return {std::unique_lock<std::mutex>(mutex_), &progress_}; }
-
- private:
-  mutable std::mutex mutex_;
-  mutable Progress progress_;
 };
 
 /// Runs agent jobs on its own worker threads. Jobs are kept a day after they end (their results
@@ -85,7 +70,6 @@ class AgentEngine {
   bool wait_idle(std::chrono::milliseconds timeout);
 
  private:
-  void worker_loop();
   void run(AgentJob& job);
   /// Ends a running job (no-op when it already ended, e.g. cancelled meanwhile).
   void finish(AgentJob& job, AgentState state, std::optional<std::string> error = std::nullopt,
@@ -95,15 +79,7 @@ class AgentEngine {
   Teams& teams_;
   const Clock& clock_;
   const std::chrono::milliseconds pacing_;
-
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::condition_variable idle_;
-  std::map<std::string, std::shared_ptr<AgentJob>> jobs_;
-  std::deque<std::shared_ptr<AgentJob>> queue_;
-  int running_ = 0;
-  bool stopping_ = false;
-  std::vector<std::thread> workers_;
+  JobRunner<AgentJob> runner_;  // last: its workers run jobs with the members above
 };
 
 }  // namespace webdata::mock::search

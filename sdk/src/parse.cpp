@@ -96,9 +96,7 @@ Result<Document> Client::parse(const ParseFile& file, const ParseOptions& parse_
   return doc;
 }
 
-Result<Document> Client::parse(const std::filesystem::path& path,
-                               const ParseOptions& parse_options,
-                               const CallOptions& options) const {
+Result<ParseFile> read_parse_file(const std::filesystem::path& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
     return detail::invalid_argument("parse: " + path.string() + " is not a readable file");
@@ -110,7 +108,15 @@ Result<Document> Client::parse(const std::filesystem::path& path,
   if (in.bad()) return detail::invalid_argument("parse: cannot read " + path.string());
   file.filename = path.filename().string();
   file.content_type = parse_content_type_for(file.filename);
-  return parse(file, parse_options, options);
+  return file;
+}
+
+Result<Document> Client::parse(const std::filesystem::path& path,
+                               const ParseOptions& parse_options,
+                               const CallOptions& options) const {
+  Result<ParseFile> file = read_parse_file(path);
+  if (!file.ok()) return file.error();
+  return parse(*file, parse_options, options);
 }
 
 }  // namespace webdata

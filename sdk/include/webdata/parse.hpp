@@ -1,12 +1,14 @@
 #pragma once
 
 #include <chrono>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "webdata/formats.hpp"
 #include "webdata/json.hpp"
+#include "webdata/result.hpp"
 #include "webdata/scrape.hpp"  // Parser, ProxyMode
 
 namespace webdata {
@@ -46,5 +48,9 @@ struct ParseOptions {
 /// The media type the SDK sends for a filename: by extension (.html .htm .xhtml .pdf .txt .md
 /// .markdown, any case), else "application/octet-stream".
 std::string parse_content_type_for(const std::string& filename);
+
+/// The file at `path` read whole, named by its filename, its type by parse_content_type_for.
+/// An unreadable path (missing, a directory, no permission) is a kInvalidArgument error.
+Result<ParseFile> read_parse_file(const std::filesystem::path& path);
 
 }  // namespace webdata
