@@ -455,59 +455,55 @@ int cmd_batch(Context& c) {
   return started(c, *job, "batch");
 }
 
-int cmd_crawl(Context& c) {
-  const std::string url = one_positional(c.args, "URL");
-  const auto& a = c.args;
-  std::optional<std::chrono::milliseconds> delay;
-  if (auto seconds = a.number("delay", 0, 60)) {
-    delay = std::chrono::milliseconds(static_cast<long long>(*seconds * 1000));
-  }
+/// The crawl options v1 and v2 share under one name; the rest differ by version.
+template <class Request>
+Request crawl_request(const Args& a, const std::string& url) {
+  Request req;
+  req.url = url;
+  req.limit = a.integer("limit", 1, 10000000);
   auto paths = [&](const char* name) -> std::optional<std::vector<std::string>> {
     auto v = a.values.find(name);
     if (v == a.values.end()) return std::nullopt;
     return v->second;  // regexes may contain commas: no splitting
   };
+  req.include_paths = paths("include-path");
+  req.exclude_paths = paths("exclude-path");
+  if (a.flag("subdomains")) req.allow_subdomains = true;
+  if (a.flag("external-links")) req.allow_external_links = true;
+  if (a.flag("ignore-robots")) req.ignore_robots_txt = true;
+  if (auto seconds = a.number("delay", 0, 60)) {
+    req.delay = std::chrono::milliseconds(static_cast<long long>(*seconds * 1000));
+  }
+  req.max_concurrency = a.integer("max-concurrency", 1, 10000);
+  return req;
+}
+
+int cmd_crawl(Context& c) {
+  const std::string url = one_positional(c.args, "URL");
+  const auto& a = c.args;
   Result<CrawlJob> job = Error{};
   if (a.flag("v1")) {
-    v1::CrawlRequest req;
-    req.url = url;
-    req.limit = a.integer("limit", 1, 10000000);
+    auto req = crawl_request<v1::CrawlRequest>(a, url);
     req.max_depth = a.integer("max-depth", 0, 1000);
-    req.include_paths = paths("include-path");
-    req.exclude_paths = paths("exclude-path");
     if (a.flag("entire-domain")) req.allow_backward_links = true;
-    if (a.flag("subdomains")) req.allow_subdomains = true;
-    if (a.flag("external-links")) req.allow_external_links = true;
-    if (a.flag("ignore-robots")) req.ignore_robots_txt = true;
     if (auto s = a.value("sitemap")) {
       if (*s != "skip" && *s != "include") throw UsageError("--sitemap with --v1: skip or include");
       req.ignore_sitemap = *s == "skip";
     }
-    req.delay = delay;
-    req.max_concurrency = a.integer("max-concurrency", 1, 10000);
     if (!a.list("format").empty() || a.flag("no-main-content")) {
       req.scrape_options = scrape_options_v1(a);
     }
     job = v1::Client(c.client_options).start_crawl(req);
   } else {
-    CrawlRequest req;
-    req.url = url;
-    req.limit = a.integer("limit", 1, 10000000);
+    auto req = crawl_request<CrawlRequest>(a, url);
     req.max_discovery_depth = a.integer("max-depth", 0, 1000);
-    req.include_paths = paths("include-path");
-    req.exclude_paths = paths("exclude-path");
     if (a.flag("entire-domain")) req.crawl_entire_domain = true;
-    if (a.flag("subdomains")) req.allow_subdomains = true;
-    if (a.flag("external-links")) req.allow_external_links = true;
-    if (a.flag("ignore-robots")) req.ignore_robots_txt = true;
     if (auto s = a.value("sitemap")) {
       if (*s != "skip" && *s != "include" && *s != "only") {
         throw UsageError("--sitemap needs skip, include or only");
       }
       req.sitemap = SitemapMode(*s);
     }
-    req.delay = delay;
-    req.max_concurrency = a.integer("max-concurrency", 1, 10000);
     auto options = scrape_options(a);
     if (options.formats || options.only_main_content || options.include_tags ||
         options.exclude_tags || options.wait_for || options.mobile || options.proxy ||

@@ -7,7 +7,7 @@ using namespace webdata::conformance;
 
 namespace {
 
-void check_usage(const char* path, const char* schema, const char* remaining) {
+void check_usage(const std::string& path, const std::string& schema, const char* remaining) {
   const auto res = get(path);
   INFO(path << ": " << res.describe());
   CHECK_JSON_ANSWER(res);
@@ -43,32 +43,42 @@ void check_history(const std::string& path, const std::string& schema, const cha
 
 }  // namespace
 
+namespace {
+
+/// Credit and token usage are one pattern: current figures under `remaining`, history entries
+/// counting `used`, each with its own capability and rule.
+struct UsageKind {
+  const char* path;  // "credit-usage" or "token-usage"
+  const Rule* current_rule;
+  const char* remaining;
+  const char* used;
+};
+
+void check_usage_kind(const UsageKind& kind) {
+  const std::string path = std::string("/v2/team/") + kind.path;
+  const std::string schema = std::string("v2/") + kind.path;
+  {
+    RULE(*kind.current_rule);
+    check_usage(path, schema + ".response", kind.remaining);
+  }
+  RULE(rules::kUsageHistory);
+  check_history(path + "/historical", schema + "-historical.response", kind.used, false);
+  check_history(path + "/historical?byApiKey=true", schema + "-historical.response", kind.used,
+                true);
+}
+
+}  // namespace
+
 TEST_CASE("credit usage: current and historical", "[team]") {
   CHECKS_RULES(&rules::kCreditUsage, &rules::kUsageHistory);
   REQUIRE_CAPABILITY("credit-usage");
-  {
-    RULE(rules::kCreditUsage);
-    check_usage("/v2/team/credit-usage", "v2/credit-usage.response", "remainingCredits");
-  }
-  RULE(rules::kUsageHistory);
-  check_history("/v2/team/credit-usage/historical", "v2/credit-usage-historical.response",
-                "creditsUsed", false);
-  check_history("/v2/team/credit-usage/historical?byApiKey=true",
-                "v2/credit-usage-historical.response", "creditsUsed", true);
+  check_usage_kind({"credit-usage", &rules::kCreditUsage, "remainingCredits", "creditsUsed"});
 }
 
 TEST_CASE("token usage: current and historical", "[team]") {
   CHECKS_RULES(&rules::kTokenUsage, &rules::kUsageHistory);
   REQUIRE_CAPABILITY("token-usage");
-  {
-    RULE(rules::kTokenUsage);
-    check_usage("/v2/team/token-usage", "v2/token-usage.response", "remainingTokens");
-  }
-  RULE(rules::kUsageHistory);
-  check_history("/v2/team/token-usage/historical", "v2/token-usage-historical.response",
-                "tokensUsed", false);
-  check_history("/v2/team/token-usage/historical?byApiKey=true",
-                "v2/token-usage-historical.response", "tokensUsed", true);
+  check_usage_kind({"token-usage", &rules::kTokenUsage, "remainingTokens", "tokensUsed"});
 }
 
 TEST_CASE("queue status: counts of the team's jobs", "[team]") {

@@ -16,6 +16,8 @@
 #include <boost/beast/websocket.hpp>
 #include <boost/beast/websocket/ssl.hpp>
 
+#include "ws_client.hpp"
+
 namespace webdata::testing {
 
 struct TlsReply {
@@ -89,83 +91,33 @@ inline TlsReply https_request(unsigned short port, const std::string& ca_file,
   return reply;
 }
 
+/// Holds the SSL context, so that it is built before the WebSocket stream that uses it.
+struct TlsClientContext {
+  explicit TlsClientContext(const std::string& ca_file) : ctx(tls_client_context(ca_file)) {}
+  boost::asio::ssl::context ctx;
+};
+
 /// A WSS client of the crawl watcher. Single-threaded; every wait is bounded.
-class WssClient {
+class WssClient
+    : private TlsClientContext,
+      public BasicWsClient<boost::beast::ssl_stream<boost::beast::tcp_stream>> {
  public:
   WssClient(unsigned short port, const std::string& ca_file)
-      : port_(port), ctx_(tls_client_context(ca_file)), ws_(ioc_, ctx_) {}
-  ~WssClient() {
-    boost::beast::error_code ignored;
-    boost::beast::get_lowest_layer(ws_).socket().close(ignored);
-  }
+      : TlsClientContext(ca_file), BasicWsClient(port, ctx) {}
 
   /// Connects, completes TLS and the opening handshake; the error text, or empty on success.
-  std::string open(const std::string& target,
-                   const std::vector<std::pair<std::string, std::string>>& headers) {
-    namespace beast = boost::beast;
-    namespace websocket = beast::websocket;
+  std::string open(const std::string& target, const Headers& headers) {
     namespace net = boost::asio;
-    beast::error_code ec;
-    auto& tcp = beast::get_lowest_layer(ws_);
+    auto& tcp = boost::beast::get_lowest_layer(ws_);
     tcp.expires_after(std::chrono::seconds(30));
-    tcp.connect({net::ip::make_address("127.0.0.1"), port_}, ec);
-    if (ec) return "connect: " + ec.message();
+    if (auto error = connect(); !error.empty()) return error;
     ws_.next_layer().set_verify_callback(net::ssl::host_name_verification("127.0.0.1"));
+    boost::beast::error_code ec;
     ws_.next_layer().handshake(net::ssl::stream_base::client, ec);
     if (ec) return "tls: " + ec.message();
     tcp.expires_never();
-    ws_.set_option(websocket::stream_base::decorator([headers](websocket::request_type& req) {
-      for (const auto& [name, value] : headers) req.set(name, value);
-    }));
-    ws_.handshake(response_, "127.0.0.1:" + std::to_string(port_), target, ec);
-    if (ec) return "handshake: " + ec.message();
-    return "";
+    return handshake(target, headers);
   }
-
-  const boost::beast::websocket::response_type& response() const { return response_; }
-
-  /// Every text message until the connection ends or `timeout` passes in one wait.
-  std::vector<std::string> drain(std::chrono::milliseconds timeout = std::chrono::seconds(30)) {
-    namespace beast = boost::beast;
-    std::vector<std::string> out;
-    for (;;) {
-      beast::flat_buffer buffer;
-      beast::error_code result;
-      bool done = false;
-      ws_.async_read(buffer, [&](beast::error_code ec, std::size_t) {
-        result = ec;
-        done = true;
-      });
-      ioc_.restart();
-      ioc_.run_for(timeout);
-      if (!done) {
-        timed_out_ = true;
-        beast::get_lowest_layer(ws_).cancel();
-        ioc_.restart();
-        ioc_.run_for(std::chrono::seconds(5));
-        return out;
-      }
-      if (result) {
-        closed_ = result == beast::websocket::error::closed;
-        return out;
-      }
-      out.push_back(beast::buffers_to_string(buffer.data()));
-    }
-  }
-
-  bool closed() const { return closed_; }
-  bool timed_out() const { return timed_out_; }
-  int close_code() const { return static_cast<int>(ws_.reason().code); }
-  std::string close_reason() const { return std::string(ws_.reason().reason.c_str()); }
-
- private:
-  unsigned short port_;
-  boost::asio::io_context ioc_;
-  boost::asio::ssl::context ctx_;
-  boost::beast::websocket::stream<boost::beast::ssl_stream<boost::beast::tcp_stream>> ws_;
-  boost::beast::websocket::response_type response_;
-  bool closed_ = false;
-  bool timed_out_ = false;
 };
 
 }  // namespace webdata::testing

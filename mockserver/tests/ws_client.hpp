@@ -1,6 +1,6 @@
 #pragma once
 
-// A WebSocket client for tests of the crawl watcher, on Boost.Beast (independent of the SDK's
+// WebSocket clients for tests of the crawl watcher, on Boost.Beast (independent of the SDK's
 // own client, so each checks the other). Single-threaded; every wait is bounded.
 #include <chrono>
 #include <optional>
@@ -14,32 +14,15 @@
 
 namespace webdata::testing {
 
-class WsClient {
+/// Reading and closing, the same over plain TCP and over TLS; WsClient and WssClient (in
+/// tls_client.hpp) connect their own way and then call handshake().
+template <class NextLayer>
+class BasicWsClient {
  public:
   using Headers = std::vector<std::pair<std::string, std::string>>;
 
-  explicit WsClient(unsigned short port) : port_(port), ws_(ioc_) {}
-  ~WsClient() {
-    boost::beast::error_code ignored;
-    boost::beast::get_lowest_layer(ws_).socket().close(ignored);
-  }
-
-  /// Connects and performs the opening handshake with `headers`; the handshake error text, or
-  /// empty on success.
-  std::string open(const std::string& target, const Headers& headers) {
-    namespace beast = boost::beast;
-    namespace websocket = beast::websocket;
-    beast::error_code ec;
-    beast::get_lowest_layer(ws_).connect(
-        {boost::asio::ip::make_address("127.0.0.1"), port_}, ec);
-    if (ec) return "connect: " + ec.message();
-    ws_.set_option(websocket::stream_base::decorator([headers](websocket::request_type& req) {
-      for (const auto& [name, value] : headers) req.set(name, value);
-    }));
-    ws_.handshake(response_, "127.0.0.1:" + std::to_string(port_), target, ec);
-    if (ec) return "handshake: " + ec.message();
-    return "";
-  }
+  BasicWsClient(const BasicWsClient&) = delete;
+  BasicWsClient& operator=(const BasicWsClient&) = delete;
 
   /// The handshake answer (status 101, headers).
   const boost::beast::websocket::response_type& response() const { return response_; }
@@ -95,15 +78,57 @@ class WsClient {
   int close_code() const { return static_cast<int>(ws_.reason().code); }
   std::string close_reason() const { return std::string(ws_.reason().reason.c_str()); }
 
- private:
+ protected:
+  /// `layer_args` after the io_context build the next layer (an SSL context for TLS).
+  template <class... LayerArgs>
+  explicit BasicWsClient(unsigned short port, LayerArgs&&... layer_args)
+      : port_(port), ws_(ioc_, std::forward<LayerArgs>(layer_args)...) {}
+  ~BasicWsClient() {
+    boost::beast::error_code ignored;
+    boost::beast::get_lowest_layer(ws_).socket().close(ignored);
+  }
+
+  /// Connects the TCP socket; the error text, or empty on success.
+  std::string connect() {
+    boost::beast::error_code ec;
+    boost::beast::get_lowest_layer(ws_).connect(
+        {boost::asio::ip::make_address("127.0.0.1"), port_}, ec);
+    return ec ? "connect: " + ec.message() : "";
+  }
+
+  /// The opening handshake with `headers` on a connected stream; the error text, or empty.
+  std::string handshake(const std::string& target, const Headers& headers) {
+    namespace websocket = boost::beast::websocket;
+    ws_.set_option(websocket::stream_base::decorator([headers](websocket::request_type& req) {
+      for (const auto& [name, value] : headers) req.set(name, value);
+    }));
+    boost::beast::error_code ec;
+    ws_.handshake(response_, "127.0.0.1:" + std::to_string(port_), target, ec);
+    return ec ? "handshake: " + ec.message() : "";
+  }
+
   unsigned short port_;
   boost::asio::io_context ioc_;
-  boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
+  boost::beast::websocket::stream<NextLayer> ws_;
+
+ private:
   boost::beast::websocket::response_type response_;
   bool ended_ = false;
   bool closed_ = false;
   bool timed_out_ = false;
   std::string error_;
+};
+
+/// A WebSocket client over plain TCP.
+class WsClient : public BasicWsClient<boost::beast::tcp_stream> {
+ public:
+  explicit WsClient(unsigned short port) : BasicWsClient(port) {}
+
+  /// Connects and performs the opening handshake with `headers`; the error text, or empty.
+  std::string open(const std::string& target, const Headers& headers) {
+    if (auto error = connect(); !error.empty()) return error;
+    return handshake(target, headers);
+  }
 };
 
 }  // namespace webdata::testing

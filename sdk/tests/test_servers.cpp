@@ -81,6 +81,28 @@ void close_socket(Client& socket) {
   socket.close(ignored);
 }
 
+/// Hands each connection accepted on `acceptor` to `serve`, until the acceptor is closed.
+template <class Serve>
+void accept_each(tcp::acceptor& acceptor, Serve serve) {
+  acceptor.async_accept([&acceptor, serve](const error_code& ec, tcp::socket socket) mutable {
+    if (ec) return;  // closed
+    serve(std::move(socket));
+    accept_each(acceptor, std::move(serve));
+  });
+}
+
+/// Closes `acceptor` on its loop's thread and waits until that is done: a server's destructor
+/// calls it so that no accept handler runs once the owner starts to go.
+void close_on_loop(Loop& loop, tcp::acceptor& acceptor) {
+  std::promise<void> closed;
+  net::post(loop.ioc, [&] {
+    error_code ignored;
+    acceptor.close(ignored);
+    closed.set_value();
+  });
+  closed.get_future().wait();
+}
+
 /// Copies bytes both ways between `a` and `b` until either side ends, then closes both.
 template <class A>
 class Pump : public std::enable_shared_from_this<Pump<A>> {
@@ -202,8 +224,7 @@ struct TlsRelay::Impl {
   ~Impl() { loop.stop(); }
 
   void accept() {
-    acceptor.async_accept([this](const error_code& ec, tcp::socket socket) {
-      if (ec) return;  // closed
+    accept_each(acceptor, [this](tcp::socket socket) {
       auto stream = std::make_shared<ssl::stream<tcp::socket>>(std::move(socket), context);
       stream->async_handshake(ssl::stream_base::server, [this, stream](const error_code& e) {
         if (e) {
@@ -221,7 +242,6 @@ struct TlsRelay::Impl {
                   ->start();
             });
       });
-      accept();
     });
   }
 
@@ -240,13 +260,7 @@ TlsRelay::TlsRelay(const TestCertificate& certificate, std::uint16_t backend_por
 }
 
 TlsRelay::~TlsRelay() {
-  std::promise<void> closed;
-  net::post(impl_->loop.ioc, [&] {
-    error_code ignored;
-    impl_->acceptor.close(ignored);
-    closed.set_value();
-  });
-  closed.get_future().wait();
+  close_on_loop(impl_->loop, impl_->acceptor);
 }
 
 std::uint16_t TlsRelay::port() const {
@@ -268,10 +282,8 @@ struct ConnectProxy::Impl {
   ~Impl() { loop.stop(); }
 
   void accept() {
-    acceptor.async_accept([this](const error_code& ec, tcp::socket socket) {
-      if (ec) return;
+    accept_each(acceptor, [this](tcp::socket socket) {
       serve(std::make_shared<tcp::socket>(std::move(socket)));
-      accept();
     });
   }
 
@@ -353,13 +365,7 @@ ConnectProxy::ConnectProxy(std::optional<std::string> credentials)
 }
 
 ConnectProxy::~ConnectProxy() {
-  std::promise<void> closed;
-  net::post(impl_->loop.ioc, [&] {
-    error_code ignored;
-    impl_->acceptor.close(ignored);
-    closed.set_value();
-  });
-  closed.get_future().wait();
+  close_on_loop(impl_->loop, impl_->acceptor);
 }
 
 std::uint16_t ConnectProxy::port() const {
@@ -379,10 +385,8 @@ struct ScriptedService::Impl {
   ~Impl() { loop.stop(); }
 
   void accept() {
-    acceptor.async_accept([this](const error_code& ec, tcp::socket socket) {
-      if (ec) return;
+    accept_each(acceptor, [this](tcp::socket socket) {
       serve(std::make_shared<beast::tcp_stream>(std::move(socket)));
-      accept();
     });
   }
 
@@ -438,13 +442,7 @@ ScriptedService::ScriptedService(Script script) : impl_(std::make_shared<Impl>()
 }
 
 ScriptedService::~ScriptedService() {
-  std::promise<void> closed;
-  net::post(impl_->loop.ioc, [&] {
-    error_code ignored;
-    impl_->acceptor.close(ignored);
-    closed.set_value();
-  });
-  closed.get_future().wait();
+  close_on_loop(impl_->loop, impl_->acceptor);
 }
 
 std::string ScriptedService::url() const {
