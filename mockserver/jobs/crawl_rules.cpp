@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <deque>
+#include <iterator>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -165,6 +168,31 @@ Sitemap parse_sitemap(const std::string& xml) {
     pos = end + 6;
   }
   return out;
+}
+
+void follow_sitemaps(std::vector<std::string> start,
+                     const std::function<std::optional<std::string>(const std::string&)>& fetch,
+                     const std::function<void(const std::string&)>& on_page,
+                     const std::function<bool()>& stop) {
+  constexpr std::size_t kMaxSitemaps = 50;
+  std::deque<std::string> queue(std::make_move_iterator(start.begin()),
+                                std::make_move_iterator(start.end()));
+  std::set<std::string> visited;
+  while (!queue.empty() && visited.size() < kMaxSitemaps && !(stop && stop())) {
+    const std::string next = std::move(queue.front());
+    queue.pop_front();
+    if (!visited.insert(next).second) continue;
+    const auto text = fetch(next);
+    if (!text) continue;
+    const Sitemap sitemap = parse_sitemap(*text);
+    for (const auto& loc : sitemap.locations) {
+      if (sitemap.is_index) {
+        queue.push_back(loc);
+      } else {
+        on_page(loc);
+      }
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

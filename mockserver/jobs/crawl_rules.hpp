@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <regex>
 #include <string>
@@ -40,6 +41,14 @@ struct Sitemap {
   std::vector<std::string> locations;
 };
 Sitemap parse_sitemap(const std::string& xml);
+
+/// Reads the sitemaps in `start` in order, following indexes breadth first, and hands each page
+/// URL to `on_page`. A sitemap is read once; 50 at most, so a hostile index cannot loop; `fetch`
+/// answers nullopt for a sitemap that cannot be read (skipped). Stops early when `stop` says so.
+void follow_sitemaps(std::vector<std::string> start,
+                     const std::function<std::optional<std::string>(const std::string&)>& fetch,
+                     const std::function<void(const std::string&)>& on_page,
+                     const std::function<bool()>& stop = {});
 
 /// Which URLs a crawl may visit (specification 4.7, wire-decisions section 7).
 struct ScopeOptions {

@@ -1,7 +1,6 @@
 #include "jobs/job_engine.hpp"
 
 #include <algorithm>
-#include <set>
 #include <unordered_set>
 
 #include "core/ids.hpp"
@@ -402,25 +401,10 @@ void JobEngine::seed_crawl(Runtime& runtime) {
       job.version == "v1" ? (o.value("ignoreSitemap", false) ? "skip" : "include")
                           : o.value("sitemap", std::string("include"));
   if (sitemap_mode != "skip") {
-    std::vector<std::string> queue = robots.sitemaps();
-    queue.push_back(origin + "/sitemap.xml");
-    std::set<std::string> visited;
-    // Sitemap indexes are followed; 50 sitemaps at most, so a hostile index cannot loop.
-    while (!queue.empty() && visited.size() < 50) {
-      const std::string next = queue.front();
-      queue.erase(queue.begin());
-      if (!visited.insert(next).second) continue;
-      const auto text = fetch_text(next);
-      if (!text) continue;
-      const Sitemap sitemap = parse_sitemap(*text);
-      for (const auto& loc : sitemap.locations) {
-        if (sitemap.is_index) {
-          queue.push_back(loc);
-        } else {
-          sitemap_urls.push_back(loc);
-        }
-      }
-    }
+    std::vector<std::string> start = robots.sitemaps();
+    start.push_back(origin + "/sitemap.xml");
+    follow_sitemaps(std::move(start), fetch_text,
+                    [&](const std::string& loc) { sitemap_urls.push_back(loc); });
   }
 
   std::lock_guard<std::mutex> lock(mutex_);

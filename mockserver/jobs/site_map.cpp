@@ -1,7 +1,6 @@
 #include "jobs/site_map.hpp"
 
 #include <algorithm>
-#include <deque>
 #include <optional>
 #include <set>
 
@@ -83,25 +82,11 @@ class Mapper {
   }
 
   void read_sitemaps(const std::string& origin) {
-    std::deque<std::string> queue(robots_.sitemaps().begin(), robots_.sitemaps().end());
-    queue.push_back(origin + "/sitemap.xml");
-    std::set<std::string> visited;
-    // Indexes are followed; 50 sitemaps at most, so a hostile index cannot loop.
-    while (!queue.empty() && visited.size() < 50 && !full()) {
-      const std::string next = queue.front();
-      queue.pop_front();
-      if (!visited.insert(next).second) continue;
-      const auto text = fetch_text(next);
-      if (!text) continue;
-      const Sitemap sitemap = parse_sitemap(*text);
-      for (const auto& loc : sitemap.locations) {
-        if (sitemap.is_index) {
-          queue.push_back(loc);
-        } else {
-          offer(loc);
-        }
-      }
-    }
+    std::vector<std::string> start = robots_.sitemaps();
+    start.push_back(origin + "/sitemap.xml");
+    follow_sitemaps(
+        std::move(start), [this](const std::string& url) { return fetch_text(url); },
+        [this](const std::string& loc) { offer(loc); }, [this] { return full(); });
   }
 
   /// Breadth first over the URLs found so far (start page first), reading links and titles.
