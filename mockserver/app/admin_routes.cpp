@@ -66,6 +66,7 @@ void MockServer::reset_all() {
   web_->stubs().reset();
   scraper_->cache().clear();
   scraper_->change_tracker().clear();
+  scraper_->results().clear();
   jobs_->reset();
   agents_->reset();
   if (agent_runs_reset_) agent_runs_reset_();

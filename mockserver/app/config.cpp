@@ -112,6 +112,8 @@ const std::vector<std::pair<std::string, std::string>>& fault_names() {
       {"unsigned-webhooks", "webhook deliveries carry no signature header"},
       {"cancel-finished-flips", "cancelling a finished job answers 200 and marks it cancelled"},
       {"no-parse", "POST /v2/parse is not served (404), as by deployments older than it"},
+      {"no-scrape-store",
+       "GET /scrape/{id} answers 404 for every id, as self-hosted deployments (no database) do"},
   };
   return names;
 }

@@ -1,11 +1,33 @@
 #include "app/mock_server.hpp"
 
+#include <algorithm>
+#include <cctype>
+
+#include "core/ids.hpp"
+
 // POST /v1/scrape and POST /v2/scrape (specification 4.1, 4.2): one page through the scrape
-// pipeline, billed after the work (wire-decisions section 8).
+// pipeline, billed after the work (wire-decisions section 8). GET /v1|v2/scrape/{id}: a past
+// scrape by its `metadata.scrapeId`, as deployments with a database serve it
+// (docs/reference/scrape.md#a-past-scrape-by-its-id).
 
 namespace webdata::mock {
 
 using nlohmann::json;
+
+namespace {
+
+/// `{"data": <document>, "success": true}` around a document already serialized (the order
+/// nlohmann gives the same object, so both routes answer byte for byte alike).
+http::Response document_answer(const std::string& document) {
+  http::Response response;
+  response.status = 200;
+  response.body.reserve(document.size() + 32);
+  response.body.append("{\"data\":").append(document).append(",\"success\":true}");
+  response.set_header("Content-Type", "application/json");
+  return response;
+}
+
+}  // namespace
 
 void MockServer::add_scrape_routes() {
   for (const std::string version : {"v1", "v2"}) {
@@ -21,7 +43,41 @@ void MockServer::add_scrape_routes() {
       if (!teams_.try_charge(call.team.id, outcome.credits)) {
         return *require_credits(call.team, outcome.credits);
       }
-      return http::Response::json(200, json{{"success", true}, {"data", outcome.document}});
+      // Serialized once: the same text is the answer and what GET /scrape/{id} serves later.
+      auto text = std::make_shared<const std::string>(
+          outcome.document.dump(-1, ' ', false, json::error_handler_t::replace));
+      if (!scrape::keeps_nothing(call.body, call.version)) {
+        scraper_->results().add(scrape::scrape_id_of(outcome.document), call.team.id, text,
+                                clock_.now());
+      }
+      return document_answer(*text);
+    });
+
+    // The texts and the order of the checks are the service's: the id's form, then whether it
+    // is known, then whose it is. A scrape past its retention, or one that kept nothing, is
+    // unknown. Either version reads a scrape made through the other; the document keeps the
+    // shape of the version that made it.
+    api("GET", "/" + version + "/scrape/{id}", "", [this](ApiCall& call) {
+      std::string id = call.params.at("id");
+      if (!is_uuid(id)) {
+        return http::Response::error(400, "Invalid job ID format. Job ID must be a valid UUID.");
+      }
+      std::transform(id.begin(), id.end(), id.begin(),
+                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      // --inject-fault no-scrape-store: a self-hosted deployment has no database to read from.
+      if (config_.has_fault("no-scrape-store")) {
+        return http::Response::error(404, "Job not found.");
+      }
+      const auto found = scraper_->results().find(id, call.team.id, clock_.now());
+      switch (found.found) {
+        case scrape::ScrapeStore::Found::yes:
+          return document_answer(*found.document);
+        case scrape::ScrapeStore::Found::other_team:
+          return http::Response::error(403, "You are not allowed to access this resource.");
+        case scrape::ScrapeStore::Found::not_found:
+          break;
+      }
+      return http::Response::error(404, "Job not found.");
     });
   }
 }

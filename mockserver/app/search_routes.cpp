@@ -209,7 +209,17 @@ void MockServer::add_search_routes() {
                                       {"error", outcome->failure->message}};
                 } else {
                   merge_document(item, outcome->document);
-                  if (billed.insert(page.url).second) credits += outcome->credits;
+                  if (billed.insert(page.url).second) {
+                    credits += outcome->credits;
+                    // A search's scrape is a scrape of its own: readable by its scrapeId.
+                    if (!scrape::keeps_nothing(scrape_options, call.version)) {
+                      scraper_->results().add(
+                          scrape::scrape_id_of(outcome->document), call.team.id,
+                          std::make_shared<const std::string>(outcome->document.dump(
+                              -1, ' ', false, json::error_handler_t::replace)),
+                          clock_.now());
+                    }
+                  }
                 }
               } else {
                 credits += 1;

@@ -506,6 +506,12 @@ void JobEngine::scrape_page(Runtime& runtime, const Task& task) {
     if (progress->terminal()) return;  // cancelled while this page was in flight
     std::string serialized =
         outcome.document.dump(-1, ' ', false, json::error_handler_t::replace);
+    // Every page of a job is also a scrape of its own, readable by its scrapeId as deployments
+    // store every scrape job (GET /scrape/{id}).
+    if (!job.zero_data_retention && !scrape::keeps_nothing(options, job.version)) {
+      scraper_.results().add(scrape::scrape_id_of(outcome.document), job.team_id,
+                             std::make_shared<const std::string>(serialized), clock_.now());
+    }
     if (persistence_ && !job.zero_data_retention) {
       persistence_->add_document(job.id, progress->documents.size(), serialized);
     }

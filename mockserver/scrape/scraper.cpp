@@ -450,7 +450,7 @@ Outcome Scraper::scrape_page(const json& options, const std::string& version, co
   // Lockdown: the answer comes from the cache only (any age up to two years unless maxAge says
   // otherwise), nothing is fetched or stored, as the service documents.
   const bool lockdown = version == "v2" && options.value("lockdown", false);
-  const bool zero_retention = options.value("zeroDataRetention", false) || lockdown;
+  const bool zero_retention = keeps_nothing(options, version);
   const bool store =
       upload == nullptr && options.value("storeInCache", true) && !sensitive && !zero_retention;
   const auto max_age = std::chrono::milliseconds(options.value(

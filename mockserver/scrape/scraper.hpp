@@ -17,6 +17,7 @@
 #include "core/teams.hpp"
 #include "content/document.hpp"
 #include "formats/change_tracking.hpp"
+#include "scrape/scrape_store.hpp"
 #include "web/virtual_web.hpp"
 
 namespace webdata::mock::scrape {
@@ -155,6 +156,9 @@ class Scraper {
 
   PageCache& cache() { return cache_; }
   formats::ChangeTracker& change_tracker() { return tracker_; }
+  /// Past scrapes by id (GET /scrape/{id}): filled by the callers once a scrape is delivered
+  /// (and paid for), read by the route.
+  ScrapeStore& results() { return results_; }
   /// --inject-fault missing-status-code: documents lack `metadata.statusCode`.
   void set_drop_status_code(bool drop) { drop_status_code_ = drop; }
   /// --inject-fault no-llm: summary, json, extract, branding and json change tracking refused.
@@ -180,6 +184,7 @@ class Scraper {
 
   PageCache cache_;
   formats::ChangeTracker tracker_;  ///< previous scrapes per team + URL + tag
+  ScrapeStore results_;
   bool drop_status_code_ = false;
   bool no_llm_ = false;
   bool no_screenshot_ = false;
