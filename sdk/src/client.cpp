@@ -20,14 +20,9 @@ ClientOptions with_url_and_key(std::string api_url, std::string api_key) {
   return options;
 }
 
-Result<Document> scrape_call(const ClientCore& core, std::string body,
-                             std::optional<std::chrono::milliseconds> scrape_timeout,
-                             const CallOptions& options) {
-  Call call;
-  call.method = "POST";
-  call.target = core.path("/scrape");
-  call.body = std::move(body);
-  if (scrape_timeout) call.min_timeout = *scrape_timeout + kScrapeTimeoutMargin;
+// A call answered `{success, data: <document>}` (POST /scrape, GET /scrape/{id}).
+Result<Document> document_call(const ClientCore& core, const Call& call,
+                               const CallOptions& options) {
   auto response = core.execute(call, options, core.deadline_for(options));
   if (!response.ok()) return response.error();
   // The answer is indexed, not parsed into a tree: the document is decoded from its own text
@@ -77,6 +72,24 @@ Result<Document> scrape_call(const ClientCore& core, std::string body,
     doc->warning = detail::unescape_json_string(text_of(*warning));
   }
   return doc;
+}
+
+Result<Document> scrape_call(const ClientCore& core, std::string body,
+                             std::optional<std::chrono::milliseconds> scrape_timeout,
+                             const CallOptions& options) {
+  Call call;
+  call.method = "POST";
+  call.target = core.path("/scrape");
+  call.body = std::move(body);
+  if (scrape_timeout) call.min_timeout = *scrape_timeout + kScrapeTimeoutMargin;
+  return document_call(core, call, options);
+}
+
+Result<Document> get_scrape_call(const ClientCore& core, const std::string& id,
+                                 const CallOptions& options) {
+  Call call;
+  call.target = core.path("/scrape/" + detail::escape_segment(id));
+  return document_call(core, call, options);
 }
 
 template <class Request>
@@ -204,6 +217,10 @@ Result<Document> Client::scrape(const ScrapeRequest& request, const CallOptions&
 Result<Document> Client::scrape(std::string url, std::vector<FormatEntry> formats,
                                 const CallOptions& options) const {
   return scrape(scrape_request<ScrapeRequest>(std::move(url), std::move(formats)), options);
+}
+
+Result<Document> Client::get_scrape(const std::string& id, const CallOptions& options) const {
+  return get_scrape_call(*core_, id, options);
 }
 
 Result<BatchScrapeJob> Client::start_batch_scrape(const BatchScrapeRequest& request,
@@ -399,6 +416,10 @@ Result<Document> Client::scrape(const ScrapeRequest& request, const CallOptions&
 Result<Document> Client::scrape(std::string url, std::vector<std::string> formats,
                                 const CallOptions& options) const {
   return scrape(scrape_request<ScrapeRequest>(std::move(url), std::move(formats)), options);
+}
+
+Result<Document> Client::get_scrape(const std::string& id, const CallOptions& options) const {
+  return get_scrape_call(*core_, id, options);
 }
 
 Result<BatchScrapeJob> Client::start_batch_scrape(const BatchScrapeRequest& request,

@@ -179,6 +179,7 @@ const std::map<std::string, Binding>& bindings() {
     for (const char* v : {"v1", "v2"}) {
       const std::string p = std::string(v) + "/";
       m[p + "scrape.response"] = bind_scrape_answer();
+      m[p + "scrape-status.response"] = bind_scrape_answer();  // the same answer, read back
       m[p + "crawl.response"] = bind<webdata::JobStarted>();
       m[p + "batch-scrape.response"] = bind<webdata::JobStarted>();
       m[p + "crawl-status.response"] = bind<webdata::JobStatus>();

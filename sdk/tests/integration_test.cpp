@@ -51,6 +51,47 @@ TEST_CASE("scrape over HTTP returns the page's markdown and metadata", "[integra
   CHECK_FALSE(v1_doc->markdown.value_or("").empty());
 }
 
+TEST_CASE("get_scrape reads a past scrape back by its scrapeId, v2 and v1", "[integration]") {
+  auto config = sdk_mock_config();
+  config.teams = {{"team-1", {"test-key"}}, {"team-2", {"other-key"}}};
+  RunningMock mock(config);
+  const auto client = client_for(mock);
+  webdata::ScrapeRequest req;
+  req.url = "https://docs.example.test/";
+  req.formats = {"markdown", "links"};
+  auto made = client.scrape(req);
+  REQUIRE(made.ok());
+  REQUIRE(made->metadata.scrape_id.has_value());
+  const std::string id = *made->metadata.scrape_id;
+
+  auto read = client.get_scrape(id);
+  REQUIRE(read.ok());
+  CHECK(read->markdown == made->markdown);
+  CHECK(read->links == made->links);
+  CHECK(read->metadata.scrape_id == id);
+  CHECK(read->metadata.source_url == "https://docs.example.test/");
+
+  webdata::v1::Client v1(sdk_client_options(mock));
+  auto made_v1 = v1.scrape("https://docs.example.test/", {"markdown"});
+  REQUIRE(made_v1.ok());
+  auto read_v1 = v1.get_scrape(made_v1->metadata.scrape_id.value_or(""));
+  REQUIRE(read_v1.ok());
+  CHECK(read_v1->markdown == made_v1->markdown);
+
+  auto unknown = client.get_scrape("00000000-0000-4000-8000-000000000000");
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.error().kind == webdata::ErrorKind::kHttp);
+  CHECK(unknown.error().http_status == 404);
+  CHECK(unknown.error().message == "Job not found.");
+  CHECK_FALSE(unknown.error().retryable);
+  auto other_team = client_for(mock, "other-key").get_scrape(id);
+  REQUIRE_FALSE(other_team.ok());
+  CHECK(other_team.error().http_status == 403);
+  auto malformed = v1.get_scrape("not-a-uuid");
+  REQUIRE_FALSE(malformed.ok());
+  CHECK(malformed.error().http_status == 400);
+}
+
 TEST_CASE("API errors over HTTP are typed", "[integration]") {
   RunningMock mock(sdk_mock_config());
   webdata::ScrapeRequest req;

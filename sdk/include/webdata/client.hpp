@@ -41,6 +41,12 @@ class Client {
   /// other option at its default.
   Result<Document> scrape(std::string url, std::vector<FormatEntry> formats = {},
                           const CallOptions& options = {}) const;
+  /// GET /v2/scrape/{id}: a past scrape by its `metadata.scrapeId`, the document as that
+  /// scrape returned it (its formats, in the shape of the version that made it; pages of batch
+  /// scrapes and crawls too). Kept 24 hours. An HTTP error 404 for an unknown or expired id or a
+  /// zero-data-retention scrape, 403 for another team's scrape, 400 for an id that is not a UUID;
+  /// self-hosted deployments answer 404 for every id (the route needs the service's database).
+  Result<Document> get_scrape(const std::string& id, const CallOptions& options = {}) const;
 
   /// POST /v2/parse: an uploaded file (HTML, PDF, plain text, Markdown) made into a document
   /// as a scrape makes one of a page (sdk/src/parse.cpp).
