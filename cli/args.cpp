@@ -64,7 +64,7 @@ const std::map<std::string, OptionSpec>& option_specs() {
       {"category", {true, {"search"}}},
       {"tbs", {true, {"search"}}},
       {"location", {true, {"search"}}},
-      {"scrape", {false, {"search"}}},
+      {"scrape", {false, {"search", "status"}}},
       {"url", {true, {"agent"}}},
       {"max-credits", {true, {"agent"}}},
       // map, extract, usage, queue, crawl-preview (the endpoints beyond the specification's core)
@@ -303,6 +303,8 @@ std::string command_usage(const std::string& command) {
   --batch               ID is a batch scrape (default: a crawl)
   --agent               ID is an agent job (with --wait: print its answer once it ends)
   --extract             ID is an extract job: its state, and its data once completed
+  --scrape              ID is a past scrape (its metadata.scrapeId, within 24 hours): its
+                        document, printed as scrape prints one (--json: the whole document)
   --wait                wait until the job ends, with a progress bar
   --documents           print every document of the job (markdown or --json)
   --skip N              with --documents: leave out the first N documents (resuming)

@@ -718,6 +718,16 @@ int cmd_status(Context& c) {
     return agent_status(c, id);
   }
   if (c.args.flag("extract")) return cmd_extract_status(c, id);
+  if (c.args.flag("scrape")) {
+    // A past scrape is one document, not a job: printed as `scrape` prints it.
+    for (const char* other : {"batch", "documents", "wait", "skip"}) {
+      if (c.args.flag(other) || c.args.values.count(other) != 0) {
+        throw UsageError(std::string("--scrape does not go with --") + other);
+      }
+    }
+    return print_document(c, c.args.flag("v1") ? v1::Client(c.client_options).get_scrape(id)
+                                               : Client(c.client_options).get_scrape(id));
+  }
   const Job job = job_handle(c, id);
   const std::string kind = c.args.flag("batch") ? "batch" : "crawl";
   const auto skip = c.args.integer("skip", 0, 2000000000);

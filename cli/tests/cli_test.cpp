@@ -140,6 +140,31 @@ TEST_CASE("the --proxy flag takes the service's four names, v1 refuses enhanced 
   CHECK(unknown.err.find("basic, enhanced, stealth or auto") != std::string::npos);
 }
 
+TEST_CASE("status --scrape prints a past scrape by its scrapeId, v2 and --v1") {
+  MockProcess mock = start_mock();
+  auto made = cli(mock, {"scrape", "https://docs.example.test/getting-started/quickstart",
+                         "--format", "markdown,links", "--json"});
+  REQUIRE(made.exit_code == 0);
+  const json doc = parse(made);
+  const std::string id = doc.at("metadata").at("scrapeId");
+
+  auto text = cli(mock, {"status", id, "--scrape"});
+  CHECK(text.exit_code == 0);
+  CHECK(text.out.find("# Quickstart") != std::string::npos);
+  auto read = cli(mock, {"status", id, "--scrape", "--json"});
+  REQUIRE(read.exit_code == 0);
+  CHECK(parse(read).at("markdown") == doc.at("markdown"));
+  CHECK(parse(read).at("links") == doc.at("links"));
+  CHECK(cli(mock, {"status", id, "--scrape", "--v1", "--json"}).exit_code == 0);
+
+  auto unknown = cli(mock, {"status", "00000000-0000-4000-8000-000000000000", "--scrape"});
+  CHECK(unknown.exit_code == 1);
+  CHECK(unknown.err.find("Job not found.") != std::string::npos);
+  auto mixed = cli(mock, {"status", id, "--scrape", "--batch"});
+  CHECK(mixed.exit_code == 2);
+  CHECK(mixed.err.find("--scrape does not go with --batch") != std::string::npos);
+}
+
 TEST_CASE("exit code 1 for API errors, with the error on stderr") {
   MockProcess mock = start_mock();
   auto dns = cli(mock, {"scrape", "https://no-such-host.example.invalid/"});
