@@ -24,6 +24,8 @@ std::vector<Endpoint> all_endpoints() {
   return {
       {"POST", "/v2/scrape", {{"url", page}}},
       {"POST", "/v1/scrape", {{"url", page}}},
+      {"GET", "/v2/scrape/" + id, nullptr},
+      {"GET", "/v1/scrape/" + id, nullptr},
       {"POST", "/v2/batch/scrape", {{"urls", {page}}}},
       {"POST", "/v1/batch/scrape", {{"urls", {page}}}},
       {"GET", "/v2/batch/scrape/" + id, nullptr},

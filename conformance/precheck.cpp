@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iomanip>
 #include <map>
+#include <thread>
 
 #include "checks.hpp"
 #include "parse_upload.hpp"
@@ -72,6 +73,30 @@ Capability probe_scrape(const std::string& field, const json& body) {
             "the scrape answers without " + field + ", with the warning \"" + warning + "\""};
   }
   return {true, "the scrape answers without " + field + " and without a warning (a failure)"};
+}
+
+// GET /v2/scrape/{id} of a scrape just made. Self-hosted deployments keep no scrapes (the route
+// reads the cloud service's database) and answer 404 for every id. A deployment may store the
+// scrape a moment after answering it, so a 404 is asked again for a few seconds before it counts.
+Capability probe_scrape_by_id() {
+  const auto made = post("/v2/scrape", {{"url", site_url("/docs/a.html")}, {"formats", {"markdown"}}});
+  const json data = made.body_json.is_object() ? made.body_json.value("data", json()) : json();
+  const std::string id =
+      data.is_object() ? text_field(data.value("metadata", json()), "scrapeId") : std::string();
+  if (id.empty()) {
+    return {false, "no scrapeId to ask for: POST /v2/scrape answers " + short_answer(made)};
+  }
+  ApiResponse res;
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    if (attempt > 0) std::this_thread::sleep_for(1s);
+    res = get("/v2/scrape/" + id);
+    if (res.status != 404) break;
+  }
+  const std::string seen = "GET /v2/scrape/{id} of a scrape just made answers " + short_answer(res);
+  if (res.status == 0 || res.status == 404 || res.status == 405) {
+    return {false, seen + " (cloud only: self-hosted deployments keep no scrapes)"};
+  }
+  return {true, seen};
 }
 
 // Deployments without a search provider answer searches with no results.
@@ -364,6 +389,10 @@ PrecheckOutcome run_precheck(std::ostream& out) {
     set("parse", c.available, c.detail);
   }
   probe_routes();
+  {
+    const Capability c = probe_scrape_by_id();
+    set("scrape-by-id", c.available, c.detail);
+  }
   judge_webhook_probe(hook_started, hook_token, hook_deadline);
   set("webhook-secret", !target().webhook_secret.empty(),
       target().webhook_secret.empty()

@@ -122,6 +122,9 @@ struct Rule {
     "summary, json, changeTracking, branding and screenshot have their documented shapes")         \
   X(kActions, "SCRAPE-ACTIONS", "scrape.md#actions-result",                                        \
     "actions results list the scrapes in action order")                                            \
+  X(kScrapeById, "SCRAPE-GET-BY-ID", "scrape.md#a-past-scrape-by-its-id",                         \
+    "GET /scrape/{id} with a scrape's scrapeId answers that scrape's document, v1 and v2; an "     \
+    "unknown id answers 404")                                                                      \
   /* Parse */                                                                                     \
   X(kParseDocument, "PARSE-DOCUMENT", "parse.md#response",                                         \
     "an uploaded HTML file answers {success:true, data:<scrape document>} made from the file, "    \

@@ -1,7 +1,9 @@
 // Scrape against the pages of the runner's test site (docs/reference/scrape.md).
 
 #include <algorithm>
+#include <chrono>
 #include <set>
+#include <thread>
 
 #include "checks.hpp"
 #include "support.hpp"
@@ -354,4 +356,45 @@ TEST_CASE("SDK: scrape reads formats and metadata", "[scrape][sdk]") {
   RULE(rules::kScrapeTarget404);
   REQUIRE(v1doc.ok());
   CHECK(v1doc->metadata.status_code == 404);
+}
+
+// GET /scrape/{id}: cloud deployments keep every scrape for a day and serve it by its scrapeId;
+// self-hosted ones answer 404 for every id (the precheck's "scrape-by-id" capability).
+TEST_CASE("a past scrape reads back by its scrapeId, v1 and v2", "[scrape][by-id]") {
+  CHECKS_RULES(&rules::kScrapeById);
+  REQUIRE_CAPABILITY("scrape-by-id");
+  RULE(rules::kScrapeById);
+  for (const std::string version : {"v1", "v2"}) {
+    INFO(version);
+    const json made = scrape(version, {{"url", site_url("/")}, {"formats", {"markdown", "links"}}});
+    const std::string id = str(made.is_object() ? made.value("metadata", json()) : json(),
+                               "scrapeId");
+    REQUIRE_FALSE(id.empty());
+    ApiResponse read;
+    // A deployment may store the scrape a moment after answering it.
+    for (int attempt = 0; attempt < 5; ++attempt) {
+      if (attempt > 0) std::this_thread::sleep_for(std::chrono::seconds(1));
+      read = get("/" + version + "/scrape/" + id);
+      if (read.status != 404) break;
+    }
+    INFO(read.describe());
+    CHECK_JSON_ANSWER(read);
+    REQUIRE(read.status == 200);
+    CHECK_SCHEMA(version + "/scrape-status.response", read.body_json);
+    CHECK(read.body_json.value("success", false) == true);
+    const json data = read.body_json.value("data", json::object());
+    CHECK(str(data.value("metadata", json::object()), "scrapeId") == id);
+    CHECK(str(data, "markdown") == str(made, "markdown"));
+    CHECK(data.value("links", json()) == made.value("links", json()));
+
+    if (capability("other-team").available) {
+      const auto other = get("/" + version + "/scrape/" + id, Auth::kOtherTeam);
+      INFO("another team: " << other.describe());
+      CHECK((other.status == 403 || other.status == 404));
+    }
+    const auto unknown = get("/" + version + "/scrape/00000000-0000-4000-8000-000000000000");
+    INFO(unknown.describe());
+    CHECK_JSON_ANSWER(unknown);
+    CHECK(unknown.status == 404);
+  }
 }

@@ -132,7 +132,8 @@ struct Capability {
 /// summary, json, changeTracking, branding, screenshot), "actions", "pdf", "parse", "agent-job",
 /// "webhooks", "webhook-signing", "webhook-secret", "other-team", "mock-admin", and the routes
 /// "map", "map-v1", "extract", "credit-usage", "token-usage", "queue-status",
-/// "concurrency-check", "crawl-preview". An unknown name is missing.
+/// "concurrency-check", "crawl-preview", "scrape-by-id" (GET /v2/scrape/{id} serves a scrape just
+/// made). An unknown name is missing.
 const Capability& capability(const std::string& name);
 
 /// Skips the test case when the target lacks `name`: "capability <name>: <why>".
