@@ -35,7 +35,7 @@ class Regex {
 };
 
 /// A WireMock string-value pattern (`equalTo`, `contains`, `doesNotContain`, `matches`,
-/// `doesNotMatch`, `absent`, `equalToJson`, `matchesJsonPath`, `and`, `or`).
+/// `doesNotMatch`, `absent`, `equalToJson`, `matchesJsonPath` (web/jsonpath.hpp), `and`, `or`).
 class ValuePattern {
  public:
   /// Compiles `{"equalTo": "x", "caseInsensitive": true}` and friends. Throws PatternError.
@@ -54,28 +54,5 @@ class ValuePattern {
 /// `${json-unit.regex}<re>` placeholders in `expected` are honoured.
 bool json_equivalent(const nlohmann::json& expected, const nlohmann::json& actual,
                      bool ignore_array_order, bool ignore_extra_elements);
-
-/// A compiled JSONPath expression of the supported subset: `$`, `.name`, `['name']`, `[n]`
-/// (negative from the end), `[*]`, `.*`, `..name`, `..*`, `[a,b]` (names or indexes) and filters
-/// `[?(<cond>)]` where <cond> combines with `&&`, `||` and parentheses: `@.path` (exists),
-/// `!@.path`, `@.path <op> <literal or @.path>` with ==, !=, <, <=, >, >= and `@.path =~ /re/`
-/// (`i` flag allowed). Literals: numbers, 'strings', "strings", true, false, null.
-class JsonPath {
- public:
-  explicit JsonPath(const std::string& expression);  // throws PatternError
-  ~JsonPath();
-  JsonPath(const JsonPath&) = delete;
-  JsonPath& operator=(const JsonPath&) = delete;
-  /// Every value the expression selects, in document order.
-  std::vector<const nlohmann::json*> select(const nlohmann::json& document) const;
-  /// Whether the path selects at most one value by construction (no wildcard, filter,
-  /// recursion or union).
-  bool definite() const;
-
-  struct Impl;
-
- private:
-  std::unique_ptr<Impl> impl_;
-};
 
 }  // namespace webdata::mock::web

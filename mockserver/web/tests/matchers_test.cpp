@@ -6,7 +6,6 @@
 
 using nlohmann::json;
 using webdata::mock::web::json_equivalent;
-using webdata::mock::web::JsonPath;
 using webdata::mock::web::PatternError;
 using webdata::mock::web::ValuePattern;
 
@@ -87,39 +86,6 @@ TEST_CASE("equalToJson: order, extra elements, numbers, placeholders") {
                      {"ignoreExtraElements", true}};
   CHECK(matches(spec, std::string(R"({"formats":["markdown"],"url":"https://a.test","x":1})")));
   CHECK_FALSE(matches(spec, std::string("not json")));
-}
-
-TEST_CASE("JSONPath subset") {
-  const json doc = json::parse(R"({
-    "store": {"book": [
-      {"title": "A", "price": 8.95, "tags": ["x"]},
-      {"title": "B", "price": 12.99, "isbn": "0-553"},
-      {"title": "C", "price": 22.99}
-    ], "name": "Shop"},
-    "empty": null
-  })");
-  auto count = [&](const std::string& path) { return JsonPath(path).select(doc).size(); };
-  CHECK(count("$.store.name") == 1);
-  CHECK(count("$['store']['name']") == 1);
-  CHECK(count("$.store.book[1].title") == 1);
-  CHECK(JsonPath("$.store.book[-1].title").select(doc).front()->get<std::string>() == "C");
-  CHECK(count("$.store.book[*].title") == 3);
-  CHECK(count("$..title") == 3);
-  CHECK(count("$..price") == 3);
-  CHECK(count("$.store.book[?(@.isbn)]") == 1);
-  CHECK(count("$.store.book[?(!@.isbn)]") == 2);
-  CHECK(count("$.store.book[?(@.price > 10)]") == 2);
-  CHECK(count("$.store.book[?(@.price > 10 && @.title != 'C')]") == 1);
-  CHECK(count("$.store.book[?(@.title == 'A' || @.title == \"C\")]") == 2);
-  CHECK(count("$.store.book[?(@.title =~ /[ab]/i)]") == 2);
-  CHECK(count("$.store.book[0,2]") == 2);
-  CHECK(count("$.missing") == 0);
-  CHECK(count("$.store.*") == 2);
-  CHECK_FALSE(JsonPath("$..title").definite());
-  CHECK(JsonPath("$.store.book[0]").definite());
-  CHECK_THROWS_WITH(JsonPath("$.a[1:3]"), Catch::Contains("slices"));
-  CHECK_THROWS_WITH(JsonPath("$.a.length()"), Catch::Contains("functions"));
-  CHECK_THROWS_AS(JsonPath("store.book"), PatternError);
 }
 
 TEST_CASE("matchesJsonPath as a body pattern, with and without a sub-matcher") {
