@@ -7,6 +7,8 @@
 #include <regex>
 #include <set>
 
+#include <webdata/contract/schema_walk.hpp>
+
 #include "formats/scan.hpp"
 #include "formats/summary.hpp"
 #include "formats/tree.hpp"
@@ -393,83 +395,33 @@ void flatten_json_ld(const json& value, Tokens prefix, std::vector<Field>& out, 
 
 // ---- Schema handling ----
 
+// The schema as extraction reads it: one flattened object per node ($ref with its siblings,
+// allOf folded in) and, for anyOf / oneOf, the first branch that is not only null (the value is
+// what the caller wants filled).
 class Schema {
  public:
-  explicit Schema(const json& root) : root_(root) {}
+  explicit Schema(const json& root) : walker_(root) {}
 
-  // Follows local $ref and merges allOf; picks the first anyOf / oneOf branch.
-  json resolve(const json& schema, int depth = 0) const {
-    if (!schema.is_object() || depth > 16) return schema.is_object() ? schema : json::object();
-    json s = schema;
-    if (s.contains("$ref") && s["$ref"].is_string()) {
-      std::string ref = s["$ref"].get<std::string>();
-      json target = json::object();
-      if (ref == "#") {
-        target = root_;
-      } else if (ref.rfind("#/", 0) == 0) {
-        try {
-          target = root_.at(json::json_pointer(ref.substr(1)));
-        } catch (const std::exception&) {
-          target = json::object();
-        }
-      }
-      s.erase("$ref");
-      json resolved = resolve(target, depth + 1);
-      for (auto it = s.begin(); it != s.end(); ++it) resolved[it.key()] = it.value();
-      s = resolved;
-    }
-    if (s.contains("allOf") && s["allOf"].is_array()) {
-      json all = s["allOf"];
-      s.erase("allOf");
-      for (const auto& part : all) {
-        json p = resolve(part, depth + 1);
-        for (auto it = p.begin(); it != p.end(); ++it) {
-          if (it.key() == "properties" && s.contains("properties") && it->is_object()) {
-            for (auto pit = it->begin(); pit != it->end(); ++pit) s["properties"][pit.key()] = *pit;
-          } else if (it.key() == "required" && s.contains("required") && it->is_array()) {
-            for (const auto& r : *it) s["required"].push_back(r);
-          } else if (!s.contains(it.key())) {
-            s[it.key()] = *it;
-          }
-        }
-      }
-    }
-    for (const char* key : {"anyOf", "oneOf"}) {
-      if (s.contains(key) && s[key].is_array() && !s[key].empty()) {
-        json branches = s[key];
-        s.erase(key);
-        // Prefer a branch that is not only null: the value is what the caller wants filled.
-        json chosen = resolve(branches[0], depth + 1);
-        for (const auto& b : branches) {
-          json r = resolve(b, depth + 1);
-          if (!(r.contains("type") && r["type"] == "null")) {
-            chosen = r;
-            break;
-          }
-        }
-        for (auto it = chosen.begin(); it != chosen.end(); ++it) {
-          if (!s.contains(it.key())) s[it.key()] = *it;
-        }
-      }
-    }
-    return s;
+  json resolve(const json& schema) const {
+    json flat = walker_.flatten(contract::SchemaNode{nullptr, &schema}, first_not_null);
+    return flat.is_object() ? flat : json::object();
   }
 
  private:
-  const json& root_;
+  static std::optional<std::size_t> first_not_null(const std::vector<json>& branches) {
+    for (std::size_t i = 0; i < branches.size(); ++i) {
+      const json& b = branches[i];
+      if (!(b.is_object() && b.contains("type") && b["type"] == "null")) return i;
+    }
+    return 0;
+  }
+
+  contract::SchemaWalker walker_;
 };
 
+// The schema's types; without a `type` keyword, the type its other keywords imply.
 std::vector<std::string> types_of(const json& s) {
-  std::vector<std::string> out;
-  if (s.contains("type")) {
-    if (s["type"].is_string()) out.push_back(s["type"].get<std::string>());
-    if (s["type"].is_array()) {
-      for (const auto& t : s["type"]) {
-        if (t.is_string()) out.push_back(t.get<std::string>());
-      }
-    }
-    return out;
-  }
+  if (s.contains("type")) return contract::SchemaWalker::types(s);
   if (s.contains("properties")) return {"object"};
   if (s.contains("items")) return {"array"};
   if (s.contains("enum") && s["enum"].is_array() && !s["enum"].empty()) {
@@ -502,10 +454,7 @@ bool conforms(const json& v, const json& s, const Schema& schema, int depth = 0)
 
 bool conforms_resolved(const json& v, const json& s, const Schema& schema, int depth) {
   if (depth > kMaxDepth + 4) return true;
-  if (s.contains("const") && v != s["const"]) return false;
-  if (s.contains("enum") && s["enum"].is_array()) {
-    if (std::find(s["enum"].begin(), s["enum"].end(), v) == s["enum"].end()) return false;
-  }
+  if (!contract::SchemaWalker::allowed_value(s, v)) return false;
   if (s.contains("type")) {
     bool ok = false;
     for (const auto& t : types_of(s)) {

@@ -9,6 +9,8 @@
 #include <regex>
 #include <set>
 
+#include <webdata/contract/schema_walk.hpp>
+
 #include "search/text.hpp"
 
 namespace webdata::mock::search {
@@ -23,59 +25,21 @@ struct Filler {
   const json& root;
   const Evidence& evidence;
 
-  /// Follows a local "#/definitions/x" reference (once per level; cycles end at kMaxDepth).
-  const json& resolve(const json& schema) const {
-    if (!schema.is_object() || !schema.contains("$ref") || !schema.at("$ref").is_string()) {
-      return schema;
-    }
-    const std::string ref = schema.at("$ref").get<std::string>();
-    if (ref == "#") return root;
-    if (ref.rfind("#/", 0) != 0) return schema;
-    try {
-      const json& target = root.at(json::json_pointer(ref.substr(1)));
-      return target;
-    } catch (const json::exception&) {
-      return schema;
-    }
-  }
+  contract::SchemaWalker walker{root};
 
-  /// allOf merged into one object schema (properties and required unioned, first wins).
+  /// The node as one object schema: local $ref followed, allOf folded in (anyOf / oneOf are
+  /// chosen by fill()).
   json merged(const json& input) const {
-    json schema = resolve(input);
-    if (!schema.is_object() || !schema.contains("allOf") || !schema.at("allOf").is_array()) {
-      return schema;
-    }
-    json out = schema;
-    out.erase("allOf");
-    for (const auto& part_in : schema.at("allOf")) {
-      const json part = merged(part_in);
-      if (!part.is_object()) continue;
-      for (const auto& [key, value] : part.items()) {
-        if (key == "properties" && value.is_object()) {
-          for (const auto& [name, prop] : value.items()) {
-            if (!out["properties"].contains(name)) out["properties"][name] = prop;
-          }
-        } else if (key == "required" && value.is_array()) {
-          for (const auto& name : value) out["required"].push_back(name);
-        } else if (!out.contains(key)) {
-          out[key] = value;
-        }
-      }
-    }
-    return out;
+    return walker.flatten(contract::SchemaNode{nullptr, &input});
   }
 
+  /// The type to fill: the first that is not null, else the one implied by the keywords.
   std::string type_of(const json& schema) const {
-    if (schema.contains("type")) {
-      const json& type = schema.at("type");
-      if (type.is_string()) return type.get<std::string>();
-      if (type.is_array()) {
-        for (const auto& t : type) {
-          if (t.is_string() && t != "null") return t.get<std::string>();
-        }
-        if (!type.empty() && type.front().is_string()) return type.front().get<std::string>();
-      }
+    const auto types = contract::SchemaWalker::types(schema);
+    for (const auto& t : types) {
+      if (t != "null") return t;
     }
+    if (!types.empty()) return types.front();
     if (schema.contains("properties")) return "object";
     if (schema.contains("items")) return "array";
     return "string";

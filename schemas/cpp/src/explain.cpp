@@ -6,10 +6,13 @@
 #include <tuple>
 #include <utility>
 
+#include <webdata/contract/schema_walk.hpp>
+
 namespace webdata::contract::detail {
 namespace {
 
 using nlohmann::json;
+using Node = SchemaNode;  // the walker's node: a schema and its document
 
 // An issue plus what branch selection needs to know about it.
 struct Found {
@@ -44,28 +47,6 @@ std::string type_name(const json& value) {
     default:
       return "unknown";
   }
-}
-
-bool type_matches(const std::string& type, const json& value) {
-  if (type == "object") return value.is_object();
-  if (type == "array") return value.is_array();
-  if (type == "string") return value.is_string();
-  if (type == "boolean") return value.is_boolean();
-  if (type == "null") return value.is_null();
-  if (type == "integer") return value.is_number_integer();
-  if (type == "number") return value.is_number();
-  return true;
-}
-
-std::vector<std::string> type_list(const json& type) {
-  std::vector<std::string> out;
-  if (type.is_string()) out.push_back(type.get<std::string>());
-  if (type.is_array()) {
-    for (const auto& t : type) {
-      if (t.is_string()) out.push_back(t.get<std::string>());
-    }
-  }
-  return out;
 }
 
 std::string join(const std::vector<std::string>& parts, const std::string& separator) {
@@ -122,12 +103,20 @@ Score score(const std::vector<Found>& found, std::size_t base_depth) {
   return s;
 }
 
+// The contract's $refs run across documents ("../common/x.json#/definitions/y").
+SchemaWalker walker_for(const Documents& docs) {
+  return SchemaWalker([&docs](const SchemaNode& from, const std::string& ref) {
+    const auto target = docs.resolve(*from.doc, ref);  // throws for a dangling $ref
+    return std::optional<SchemaNode>(SchemaNode{target.doc, target.schema});
+  });
+}
+
 class Explainer {
  public:
-  explicit Explainer(const Documents& docs) : docs_(docs) {}
+  explicit Explainer(const Documents& docs) : walker_(walker_for(docs)) {}
 
   void check(Node node, const json& value, const json& path, std::vector<Found>& out) const {
-    node = docs_.deref(node);
+    node = walker_.deref(node);
     const json& s = *node.schema;
     if (s.is_boolean()) {
       if (!s.get<bool>()) {
@@ -138,9 +127,10 @@ class Explainer {
     if (!s.is_object()) return;
 
     if (const auto type = s.find("type"); type != s.end()) {
-      const auto types = type_list(*type);
-      const bool ok = std::any_of(types.begin(), types.end(),
-                                  [&](const std::string& t) { return type_matches(t, value); });
+      const auto types = SchemaWalker::types(s);
+      const bool ok = std::any_of(types.begin(), types.end(), [&](const std::string& t) {
+        return SchemaWalker::has_type(t, value);
+      });
       if (!types.empty() && !ok) {
         out.push_back({type_issue(path, join(types, " | "), value), false});
         return;
@@ -164,43 +154,39 @@ class Explainer {
     check_combinators(node, value, path, out);
   }
 
+  // Fills absent properties that have a default, walking the value with the schema; an
+  // anyOf / oneOf is followed into the first branch the value (as filled so far) satisfies.
   void fill(Node node, json& value) const {
-    node = docs_.deref(node);
-    const json& s = *node.schema;
-    if (!s.is_object()) return;
-    if (const auto all = s.find("allOf"); all != s.end() && all->is_array()) {
-      for (const auto& branch : *all) fill(Node{node.doc, &branch}, value);
-    }
-    for (const char* keyword : {"anyOf", "oneOf"}) {
-      const auto branches = s.find(keyword);
-      if (branches == s.end() || !branches->is_array()) continue;
-      for (const auto& branch : *branches) {
-        std::vector<Found> found;
-        check(Node{node.doc, &branch}, value, json::array(), found);
-        if (found.empty()) {
-          fill(Node{node.doc, &branch}, value);
-          break;
-        }
-      }
-    }
-    if (value.is_object()) {
-      if (const auto props = s.find("properties"); props != s.end() && props->is_object()) {
-        for (const auto& [key, prop] : props->items()) {
-          const Node prop_node{node.doc, &prop};
-          if (!value.contains(key)) {
-            const auto fallback = default_of(prop_node);
-            if (!fallback) continue;
-            value[key] = *fallback;
+    class Filler final : public SchemaEditor {
+     public:
+      explicit Filler(const Explainer& explainer) : explainer_(explainer) {}
+      bool enter(const SchemaNode& node, json& value) override {
+        if (!value.is_object()) return true;
+        const json& s = *node.schema;
+        if (const auto props = s.find("properties"); props != s.end() && props->is_object()) {
+          for (const auto& [key, prop] : props->items()) {
+            if (value.contains(key)) continue;
+            if (const auto fallback = explainer_.default_of(SchemaNode{node.doc, &prop})) {
+              value[key] = *fallback;
+            }
           }
-          fill(prop_node, value[key]);
         }
+        return true;
       }
-    }
-    if (value.is_array()) {
-      if (const auto items = s.find("items"); items != s.end() && items->is_object()) {
-        for (auto& item : value) fill(Node{node.doc, &*items}, item);
+      std::optional<std::size_t> choose(const SchemaNode&, const std::vector<SchemaNode>& branches,
+                                        json& value) override {
+        for (std::size_t i = 0; i < branches.size(); ++i) {
+          std::vector<Found> found;
+          explainer_.check(branches[i], value, json::array(), found);
+          if (found.empty()) return i;
+        }
+        return std::nullopt;
       }
-    }
+
+     private:
+      const Explainer& explainer_;
+    } filler(*this);
+    walker_.walk(node, value, filler);
   }
 
  private:
@@ -323,19 +309,9 @@ class Explainer {
         }
       }
     }
-    if (const auto items = s.find("items"); items != s.end()) {
-      if (items->is_array()) {
-        for (std::size_t i = 0; i < value.size(); ++i) {
-          if (i < items->size()) {
-            check(Node{node.doc, &(*items)[i]}, value[i], child(path, i), out);
-          } else if (const auto more = s.find("additionalItems"); more != s.end()) {
-            check(Node{node.doc, &*more}, value[i], child(path, i), out);
-          }
-        }
-      } else {
-        for (std::size_t i = 0; i < value.size(); ++i) {
-          check(Node{node.doc, &*items}, value[i], child(path, i), out);
-        }
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      if (const auto element = walker_.item(node, i)) {
+        check(*element, value[i], child(path, i), out);
       }
     }
     if (const auto contains = s.find("contains"); contains != s.end()) {
@@ -353,12 +329,6 @@ class Explainer {
 
   void check_object(Node node, const json& value, const json& path, std::vector<Found>& out) const {
     const json& s = *node.schema;
-    static const json kEmpty = json::object();
-    const auto props_it = s.find("properties");
-    const json& props = props_it != s.end() && props_it->is_object() ? *props_it : kEmpty;
-    const auto patterns_it = s.find("patternProperties");
-    const json& patterns =
-        patterns_it != s.end() && patterns_it->is_object() ? *patterns_it : kEmpty;
     std::vector<std::string> required;
     if (const auto req = s.find("required"); req != s.end() && req->is_array()) {
       for (const auto& r : *req) {
@@ -368,9 +338,8 @@ class Explainer {
 
     for (const auto& key : required) {
       if (value.contains(key)) continue;
-      const auto prop = props.find(key);
-      const std::string expected =
-          prop == props.end() ? "unknown" : describe(Node{node.doc, &*prop});
+      const auto prop = walker_.member(node, key).property;
+      const std::string expected = prop ? describe(*prop) : "unknown";
       out.push_back({make_issue("invalid_type", child(path, key), "Required",
                                 {{"expected", expected}, {"received", "undefined"}}),
                      false});
@@ -379,34 +348,21 @@ class Explainer {
     std::vector<std::string> unknown;
     for (const auto& [key, item] : value.items()) {
       const json key_path = child(path, key);
-      bool known = false;
-      if (const auto prop = props.find(key); prop != props.end()) {
-        known = true;
+      const MemberSchemas schemas = walker_.member(node, key);
+      if (schemas.property) {
         std::vector<Found> found;
-        const Node prop_node{node.doc, &*prop};
-        check(prop_node, item, key_path, found);
-        const bool tag =
-            std::find(required.begin(), required.end(), key) != required.end() && is_tag(prop_node);
+        check(*schemas.property, item, key_path, found);
+        const bool tag = std::find(required.begin(), required.end(), key) != required.end() &&
+                         is_tag(*schemas.property);
         if (tag && found.size() == 1 && found[0].issue.code == "invalid_enum_value" &&
             found[0].issue.path == key_path) {
           found[0].discriminator = true;
         }
         out.insert(out.end(), found.begin(), found.end());
       }
-      for (const auto& [pattern, sub] : patterns.items()) {
-        if (regex_search_safe(key, pattern)) {
-          known = true;
-          check(Node{node.doc, &sub}, item, key_path, out);
-        }
-      }
-      if (known) continue;
-      if (const auto extra = s.find("additionalProperties"); extra != s.end()) {
-        if (*extra == false) {
-          unknown.push_back(key);
-        } else if (extra->is_object()) {
-          check(Node{node.doc, &*extra}, item, key_path, out);
-        }
-      }
+      for (const Node& pattern : schemas.patterns) check(pattern, item, key_path, out);
+      if (schemas.forbidden) unknown.push_back(key);
+      if (schemas.additional) check(*schemas.additional, item, key_path, out);
     }
     if (!unknown.empty()) {
       std::vector<std::string> shown;
@@ -453,9 +409,7 @@ class Explainer {
   void check_combinators(Node node, const json& value, const json& path,
                          std::vector<Found>& out) const {
     const json& s = *node.schema;
-    if (const auto all = s.find("allOf"); all != s.end() && all->is_array()) {
-      for (const auto& branch : *all) check(Node{node.doc, &branch}, value, path, out);
-    }
+    for (const Node& branch : walker_.branches(node, "allOf")) check(branch, value, path, out);
     if (const auto any = s.find("anyOf"); any != s.end() && any->is_array()) {
       choose(node, *any, value, path, false, out);
     }
@@ -563,19 +517,14 @@ class Explainer {
 
   // The type a schema wants, for "Required" issues: "string", "string | object", "unknown".
   std::string describe(Node node) const {
-    node = docs_.deref(node);
+    node = walker_.deref(node);
     const json& s = *node.schema;
     if (!s.is_object()) return "unknown";
-    if (const auto type = s.find("type"); type != s.end()) {
-      const auto types = type_list(*type);
-      if (!types.empty()) return join(types, " | ");
-    }
+    if (const auto types = SchemaWalker::types(s); !types.empty()) return join(types, " | ");
     std::vector<std::string> parts;
     for (const char* keyword : {"anyOf", "oneOf", "allOf"}) {
-      const auto branches = s.find(keyword);
-      if (branches == s.end() || !branches->is_array()) continue;
-      for (const auto& branch : *branches) {
-        for (const auto& t : split(describe(Node{node.doc, &branch}))) {
+      for (const Node& branch : walker_.branches(node, keyword)) {
+        for (const auto& t : split(describe(branch))) {
           if (t != "unknown" && std::find(parts.begin(), parts.end(), t) == parts.end()) {
             parts.push_back(t);
           }
@@ -586,7 +535,7 @@ class Explainer {
   }
 
   bool is_tag(Node node) const {
-    node = docs_.deref(node);
+    node = walker_.deref(node);
     return node.schema->is_object() &&
            (node.schema->contains("enum") || node.schema->contains("const"));
   }
@@ -596,12 +545,14 @@ class Explainer {
       if (const auto d = node.schema->find("default"); d != node.schema->end()) return *d;
       const auto ref = node.schema->find("$ref");
       if (ref == node.schema->end() || !ref->is_string()) break;
-      node = docs_.resolve(*node.doc, ref->get<std::string>());
+      const auto target = walker_.resolve(node, ref->get<std::string>());
+      if (!target) break;
+      node = *target;
     }
     return std::nullopt;
   }
 
-  const Documents& docs_;
+  const SchemaWalker walker_;
 };
 
 Node root(const Documents& docs, const std::string& name) {
