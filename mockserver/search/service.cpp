@@ -11,9 +11,11 @@
 
 #include "content/document.hpp"
 #include "content/dom.hpp"
+#include "core/text.hpp"
 #include "core/time.hpp"
 #include "core/url.hpp"
-#include "formats/pdf.hpp"
+#include "search/page_reader.hpp"
+#include "search/site_filters.hpp"
 #include "search/text.hpp"
 
 namespace webdata::mock::search {
@@ -23,125 +25,9 @@ using Clock_ = std::chrono::system_clock;
 
 namespace {
 
-constexpr std::chrono::milliseconds kIndexFetchTimeout{5000};
 constexpr std::size_t kBuildWorkers = 4;
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string meta_string(const json& metadata, const char* key) {
-  if (!metadata.contains(key)) return "";
-  const json& value = metadata.at(key);
-  if (value.is_string()) return value.get<std::string>();
-  if (value.is_array() && !value.empty() && value.front().is_string()) {
-    return value.front().get<std::string>();
-  }
-  return "";
-}
-
-/// "text/html; charset=utf-8" -> "text/html".
-std::string media_type(const std::string& content_type) {
-  return lower(collapse_space(content_type.substr(0, content_type.find(';'))));
-}
-
-std::string extension(const std::string& path) {
-  const std::string bare = path.substr(0, path.find_first_of("?#"));
-  const auto slash = bare.rfind('/');
-  const auto dot = bare.rfind('.');
-  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
-  return lower(bare.substr(dot + 1));
-}
-
-std::string filetype_of(const std::string& content_type, const std::string& path) {
-  const std::string type = media_type(content_type);
-  if (type == "application/pdf") return "pdf";
-  if (type.empty() || type == "text/html" || type == "application/xhtml+xml") {
-    const std::string ext = extension(path);
-    return ext.empty() || ext == "htm" ? "html" : ext;
-  }
-  if (type == "text/plain") return "txt";
-  const std::string ext = extension(path);
-  return ext.empty() ? type.substr(type.find('/') + 1) : ext;
-}
-
-std::optional<int> dimension(const content::dom::Node& node, const char* name) {
-  const std::string* value = node.attr(name);
-  if (value == nullptr || value->empty() || value->size() > 6) return std::nullopt;
-  int n = 0;
-  for (char c : *value) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
-    n = n * 10 + (c - '0');
-  }
-  return n > 0 ? std::optional<int>(n) : std::nullopt;
-}
-
-bool host_has_label(const std::string& host, const std::string& label) {
-  std::size_t start = 0;
-  while (start <= host.size()) {
-    std::size_t end = host.find('.', start);
-    if (end == std::string::npos) end = host.size();
-    if (host.compare(start, end - start, label) == 0) return true;
-    start = end + 1;
-  }
-  return false;
-}
-
-bool host_in_site(const std::string& host, const std::string& site) {
-  return host == site || (host.size() > site.size() &&
-                          host.compare(host.size() - site.size(), site.size(), site) == 0 &&
-                          host[host.size() - site.size() - 1] == '.');
-}
-
-/// site: "example.com" or "example.com/docs" against a page.
-bool matches_site(const PageRecord& page, const std::string& site) {
-  const auto slash = site.find('/');
-  const std::string host = site.substr(0, slash);
-  if (!host_in_site(page.host, host)) return false;
-  if (slash == std::string::npos) return true;
-  return lower(page.path).rfind(site.substr(slash), 0) == 0;
-}
-
-bool url_contains(const PageRecord& page, const std::string& word) {
-  return lower(page.url).find(word) != std::string::npos;
-}
-
 }  // namespace
-
-bool in_category(const PageRecord& page, const std::string& category) {
-  if (category == "pdf") return page.filetype == "pdf";
-  if (category == "github") return host_has_label(page.host, "github");
-  if (category == "developer") {
-    // Developer documentation and Q&A: by the host's labels or a documentation path.
-    static const char* const kDeveloperLabels[] = {
-        "docs",   "developer", "developers", "dev",    "devdocs", "readthedocs", "github",
-        "gitlab", "stackoverflow", "stackexchange", "npmjs", "pypi", "crates", "mdn"};
-    for (const char* label : kDeveloperLabels) {
-      if (host_has_label(page.host, label)) return true;
-    }
-    const std::string path = lower(page.path);
-    for (const char* prefix : {"/docs/", "/api/", "/reference/", "/developers/"}) {
-      if (path.rfind(prefix, 0) == 0) return true;
-    }
-    return false;
-  }
-  if (category == "research") {
-    static const char* const kResearchLabels[] = {
-        "arxiv",    "scholar", "researchgate",  "semanticscholar",
-        "pubmed",   "ncbi",    "biorxiv",       "medrxiv",
-        "ssrn",     "acm",     "ieee",          "jstor",
-        "springer", "nature",  "sciencedirect", "openreview",
-        "research", "papers"};
-    for (const char* label : kResearchLabels) {
-      if (host_has_label(page.host, label)) return true;
-    }
-    const auto dot = page.host.rfind('.');
-    const std::string tld = dot == std::string::npos ? page.host : page.host.substr(dot + 1);
-    return tld == "edu" || page.host.find(".ac.") != std::string::npos;
-  }
-  return false;
-}
 
 SearchService::SearchService(const web::VirtualWeb& web, const Clock& clock)
     : web_(web), clock_(clock) {}
@@ -149,7 +35,7 @@ SearchService::SearchService(const web::VirtualWeb& web, const Clock& clock)
 std::string SearchService::preferred_language(const SearchRequest& request) {
   if (!request.language.empty()) {
     const std::string lang =
-        lower(request.language.substr(0, request.language.find_first_of("-_")));
+        to_lower(request.language.substr(0, request.language.find_first_of("-_")));
     return lang == "en" ? "" : lang;
   }
   struct Country {
@@ -171,7 +57,7 @@ std::string SearchService::preferred_language(const SearchRequest& request) {
   // The location's last part names the country ("Berlin,Berlin,Germany"); it wins over `country`.
   if (!request.location.empty()) {
     const auto comma = request.location.rfind(',');
-    const std::string last = lower(collapse_space(
+    const std::string last = to_lower(collapse_space(
         comma == std::string::npos ? request.location : request.location.substr(comma + 1)));
     for (const auto& country : kCountries) {
       if (last == country.name || last == country.code) {
@@ -179,7 +65,7 @@ std::string SearchService::preferred_language(const SearchRequest& request) {
       }
     }
   }
-  const std::string code = lower(request.country);
+  const std::string code = to_lower(request.country);
   for (const auto& country : kCountries) {
     if (code == country.code) return std::string(country.language) == "en" ? "" : country.language;
   }
@@ -224,117 +110,15 @@ std::shared_ptr<const Index> SearchService::index(const std::string& language) {
   return built;
 }
 
-std::optional<PageRecord> SearchService::read_page(const std::string& url,
-                                                   const std::string& language) const {
-  web::FetchRequest request;
-  request.url = url;
-  request.timeout = kIndexFetchTimeout;
-  if (!language.empty()) request.accept_language = language + ";q=1.0,en;q=0.5";
-  const web::FetchResult fetched = web_.fetch(request);
-  if (!fetched.ok || fetched.status >= 400) return std::nullopt;
-  const auto final_url = parse_http_url(fetched.url.empty() ? url : fetched.url);
-  if (!final_url) return std::nullopt;
-
-  PageRecord page;
-  page.url = final_url->str();
-  page.host = final_url->host;
-  page.path = final_url->target();
-  const auto parsed = parse_url(page.url);
-  page.filetype = filetype_of(fetched.content_type, page.path);
-
-  if (page.filetype == "pdf") {
-    // The same reader as the `pdf` parser of scrape (poppler), so search indexes what a scrape
-    // of the file shows; a file poppler cannot open is not a searchable document.
-    const formats::PdfResult pdf = formats::pdf_to_markdown(fetched.body);
-    if (pdf.error) return std::nullopt;
-    page.title = collapse_space(pdf.title);
-    page.text = pdf.markdown;
-    if (page.title.empty()) {
-      const auto lines = split_sentences(pdf.markdown);
-      if (!lines.empty()) page.title = clip(lines.front(), 80);
-    }
-    const auto sentences = split_sentences(page.text);
-    if (!sentences.empty())
-      page.description = clip(sentences.size() > 1 ? sentences[1] : sentences[0], 200);
-    return page;
-  }
-  const std::string type = media_type(fetched.content_type);
-  if (!(type.empty() || type == "text/html" || type == "application/xhtml+xml" ||
-        type == "text/plain")) {
-    return std::nullopt;
-  }
-
-  const content::Document document =
-      content::Document::parse({page.url, fetched.content_type, fetched.status, fetched.body});
-  const json metadata = document.metadata();
-  content::Options options;
-  page.title = collapse_space(document.title());
-  page.text = document.text(options);
-  page.description = meta_string(metadata, "description");
-  if (page.description.empty()) page.description = meta_string(metadata, "ogDescription");
-  const std::string language_tag = meta_string(metadata, "language");
-  page.language = lower(language_tag.substr(0, language_tag.find_first_of("-_")));
-  page.links = document.links();
-  page.og_image = meta_string(metadata, "ogImage");
-  if (!page.og_image.empty()) page.og_image = resolve_url_string(parsed, page.og_image);
-
-  for (const char* key : {"publishedTime", "datePublished", "dcDate", "dcTermsCreated", "date",
-                          "pubdate", "modifiedTime"}) {
-    if (auto date = parse_iso8601(meta_string(metadata, key))) {
-      page.date = date;
-      break;
-    }
-  }
-  page.article = !meta_string(metadata, "publishedTime").empty() ||
-                 lower(meta_string(metadata, "og:type")) == "article";
-
-  // Images with their alt text and declared size, and the first <time datetime>.
-  const content::dom::Tree tree = content::dom::parse_html(fetched.body);
-  std::optional<Url> base = parsed;
-  for (const auto& node : tree.nodes) {
-    if (node.is("base") && node.attr("href") != nullptr) {
-      if (auto resolved = resolve_url(parsed, *node.attr("href"))) base = resolved;
-      break;
-    }
-  }
-  std::set<std::string> seen;
-  for (const auto& node : tree.nodes) {
-    if (node.is("time") && !page.date && node.attr("datetime") != nullptr) {
-      page.date = parse_iso8601(*node.attr("datetime"));
-    }
-    if (!node.is("img") || node.attr("src") == nullptr) continue;
-    const std::string& src = *node.attr("src");
-    if (src.rfind("data:", 0) == 0) continue;
-    ImageRecord image;
-    image.url = resolve_url_string(base, src);
-    if (!seen.insert(image.url).second) continue;
-    if (const std::string* alt = node.attr("alt")) image.alt = collapse_space(*alt);
-    if (image.alt.empty()) {
-      for (const auto* up = node.parent; up != nullptr; up = up->parent) {
-        if (!up->is("figure")) continue;
-        for (const auto* child : up->children) {
-          if (child->is("figcaption")) image.alt = content::dom::collapsed_text(*child);
-        }
-        break;
-      }
-    }
-    const auto width = dimension(node, "width");
-    const auto height = dimension(node, "height");
-    if (width && height) image.size = Size{*width, *height};
-    page.images.push_back(std::move(image));
-  }
-  return page;
-}
-
 std::shared_ptr<const Index> SearchService::build(const std::string& language) const {
   std::vector<std::string> urls = web_.known_urls();
   std::set<std::string> hosts;
   for (const auto& url : urls) {
-    if (auto parsed = parse_http_url(url)) hosts.insert(lower(parsed->host));
+    if (auto parsed = parse_http_url(url)) hosts.insert(to_lower(parsed->host));
   }
   auto known_host = [&hosts](const std::string& url) {
     const auto parsed = parse_http_url(url);
-    return parsed && hosts.count(lower(parsed->host)) != 0;
+    return parsed && hosts.count(to_lower(parsed->host)) != 0;
   };
 
   // Fetch in a few joined workers: fixtures can be slow (fixedDelayMilliseconds).
@@ -363,7 +147,7 @@ std::shared_ptr<const Index> SearchService::build(const std::string& language) c
   for (const auto& page : pages) {
     for (const auto& link : page.links) {
       const auto parsed = parse_http_url(link);
-      if (!parsed || extension(parsed->path) != "pdf" || !known_host(link)) continue;
+      if (!parsed || file_extension(parsed->path) != "pdf" || !known_host(link)) continue;
       if (indexed.count(link) == 0 &&
           std::find(documents.begin(), documents.end(), link) == documents.end()) {
         documents.push_back(link);
@@ -595,7 +379,7 @@ std::optional<SearchError> SearchService::search(const SearchRequest& request,
       const PageRecord& page = idx.page(d);
       for (std::size_t i = 0; i < page.images.size(); ++i) {
         const ImageRecord& image = page.images[i];
-        if (!image_fits(image) || !passes_filetype(extension(image.url))) continue;
+        if (!image_fits(image) || !passes_filetype(file_extension(image.url))) continue;
         const auto alt = tokenize(image.alt);
         double score = score_of(d);
         for (const auto& term : ranking) {
