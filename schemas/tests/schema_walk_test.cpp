@@ -54,7 +54,7 @@ const json kRoot = json::parse(R"({
 
 }  // namespace
 
-TEST_CASE("schema walk: local $ref chains are followed; dangling refs and cycles stop") {
+TEST_CASE("schema walk: local $ref chains are followed, dangling refs and cycles stop") {
   const SchemaWalker walker(kRoot);
   const json& first = kRoot["properties"]["first"];
   CHECK(walker.deref(at(first)).schema == &kRoot["definitions"]["name"]);
@@ -192,7 +192,7 @@ TEST_CASE("schema walk: members, items and types") {
   CHECK(SchemaWalker::allowed_value(json({{"const", 1}, {"enum", {1, 2}}}), json(1)));
 }
 
-TEST_CASE("schema walk: walk() meets each value with its schema; the visitor steers") {
+TEST_CASE("schema walk: walk() meets each value with its schema and the visitor steers") {
   const SchemaWalker walker(kRoot);
   const json value =
       json::parse(R"({"first": "x", "list": [1, null], "pair": [1, 2, 3], "x-a": 0})");
