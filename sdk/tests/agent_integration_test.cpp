@@ -173,7 +173,7 @@ TEST_CASE("threads, chat, exchange, list, trace and snapshots through the SDK",
 
   // The next turn, in chat mode: the answer as text, the exchange settings inherited.
   webdata::AgentRequest follow;
-  follow.prompt = "and on sundays?";
+  follow.prompt = "library opening hours on sundays";
   follow.thread_id = first->thread_id;
   follow.mode = "chat";
   auto second = client.agent(follow, fast_polling());
@@ -204,7 +204,7 @@ TEST_CASE("threads, chat, exchange, list, trace and snapshots through the SDK",
   REQUIRE(list.ok());
   REQUIRE(list->agents.size() == 2);
   CHECK(list->agents[0].id == *second->id);
-  CHECK(list->agents[0].prompt == "and on sundays?");
+  CHECK(list->agents[0].prompt == "library opening hours on sundays");
   CHECK(list->agents[1].id == *first->id);
   CHECK(list->agents[1].status == webdata::JobState::completed());
   CHECK_FALSE(list->next.has_value());
