@@ -171,6 +171,12 @@ TEST_CASE("a cancelled job's trace ends with the cancel and a cancelled outcome"
   RunningMock mock(two_teams(true, 300));
   ApiClient api(mock.url());
   const std::string id = post_agent(api, {{"prompt", "library opening hours winter"}})["id"];
+  // Cancel once the job has begun (a worker picked it up), so its trace has a start to end.
+  const auto give_up = std::chrono::steady_clock::now() + 20s;
+  while (get_ok(api, "/v2/agent/" + id + "/trace", "v2/agent-trace.response")["events"].empty()) {
+    REQUIRE(std::chrono::steady_clock::now() < give_up);
+    std::this_thread::sleep_for(10ms);
+  }
   REQUIRE(api.del("/v2/agent/" + id).body["success"] == true);
   const json trace = get_ok(api, "/v2/agent/" + id + "/trace", "v2/agent-trace.response");
   const auto types = event_types(trace);
