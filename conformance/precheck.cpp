@@ -358,6 +358,29 @@ PrecheckOutcome run_precheck(std::ostream& out) {
                             : "POST /v2/agent answers " + short_answer(agent));
   }
 
+  // The agent's newer routes, probed on the precheck's run (no second model run).
+  const std::string agent_id = agent.status == 200 ? agent.body_json.value("id", "") : "";
+  if (agent_id.empty()) {
+    for (const char* name : {"agent-list", "agent-trace", "agent-threads"}) {
+      set(name, false, "no agent run to read: POST /v2/agent answers " + short_answer(agent));
+    }
+  } else {
+    const auto list = get("/v2/agent");
+    set("agent-list", list.status == 200 && list.body_json.contains("agents"),
+        "GET /v2/agent answers " + short_answer(list));
+    const auto trace = get("/v2/agent/" + agent_id + "/trace");
+    set("agent-trace", trace.status == 200 && trace.body_json.contains("events"),
+        "GET /v2/agent/{id}/trace answers " + short_answer(trace));
+    const std::string thread_id = agent.body_json.value("threadId", "");
+    if (thread_id.empty()) {
+      set("agent-threads", false, "POST /v2/agent names no threadId");
+    } else {
+      const auto thread = get("/v2/agent/threads/" + thread_id);
+      set("agent-threads", thread.status == 200 && thread.body_json.contains("thread"),
+          "GET /v2/agent/threads/{threadId} answers " + short_answer(thread));
+    }
+  }
+
   const std::string a = site_url("/docs/a.html");
   for (const std::string format : {"images", "summary", "branding", "screenshot"}) {
     const Capability c = probe_scrape(format, {{"url", a}, {"formats", {format}}});

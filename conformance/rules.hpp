@@ -203,6 +203,12 @@ struct Rule {
     "an agent job's status matches its schema and ends completed (with data) or failed")           \
   X(kAgentCancel, "AGENT-CANCEL", "agent.md#cancelling-a-job",                                     \
     "DELETE /v2/agent/{id} answers {success}; a cancelled job ends cancelled, without data")       \
+  X(kAgentList, "AGENT-LIST", "agent.md#listing-runs",                                            \
+    "GET /v2/agent lists the team's runs newest first; before=<ms> pages to older ones")           \
+  X(kAgentTrace, "AGENT-TRACE", "agent.md#trace",                                                  \
+    "GET /v2/agent/{id}/trace answers the run's events, run.started first; unknown id 404")        \
+  X(kAgentThread, "AGENT-THREAD", "agent.md#threads",                                              \
+    "a run's threadId names a thread that lists the run as its turn; unknown thread 404")          \
   /* Webhooks */                                                                                   \
   X(kHookEvents, "HOOK-EVENTS", "webhooks.md#events",                                              \
     "started first, one page event per document, completed once and last")                         \

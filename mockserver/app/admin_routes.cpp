@@ -69,7 +69,6 @@ void MockServer::reset_all() {
   scraper_->results().clear();
   jobs_->reset();
   agents_->reset();
-  if (agent_runs_reset_) agent_runs_reset_();
   extracts_->reset();
   webhooks_->reset();
   std::lock_guard<std::mutex> lock(idempotency_mutex_);

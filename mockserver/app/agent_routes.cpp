@@ -1,7 +1,6 @@
+#include <charconv>
 #include <chrono>
-#include <map>
 #include <memory>
-#include <mutex>
 
 #include "app/mock_server.hpp"
 #include "core/ids.hpp"
@@ -9,10 +8,13 @@
 #include "core/url.hpp"
 #include "search/agent_jobs.hpp"
 #include "search/service.hpp"
+#include "webhooks/dispatcher.hpp"
 
-// POST /v2/agent, GET and DELETE /v2/agent/{id} (specification 4.9, wire-decisions 6). By
-// default the agent answers synchronously, as the specification shows, and the run is kept for
-// GET; with --agent-jobs it runs as a job (search/agent_jobs.hpp), as newer deployments do.
+// The agent (specification 4.9, wire-decisions 6, docs/adr/0011 and 0014): POST /v2/agent, its
+// status and cancel, the team's list of runs, a run's trace and snapshots, and threads. By
+// default the agent answers synchronously, as the specification shows; with --agent-jobs it runs
+// as a job, as newer deployments do. Both forms are kept by the agent engine
+// (search/agent_jobs.hpp), so every other route serves them alike.
 
 namespace webdata::mock {
 
@@ -20,70 +22,49 @@ using nlohmann::json;
 
 namespace {
 
-/// Synchronous agent runs kept for GET /v2/agent/{id}: per team, for 24 hours. Thread-safe.
-class AgentRuns {
- public:
-  struct Run {
-    std::string team;
-    json data;
-    std::int64_t credits = 0;
-    std::chrono::system_clock::time_point expires_at;
-    std::string model;  ///< As requested; the status reports it.
-  };
-
-  void add(const std::string& id, Run run, std::chrono::system_clock::time_point now) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    // Forget runs past their retention, so the store is bounded by a day's runs.
-    for (auto it = runs_.begin(); it != runs_.end();) {
-      it = now >= it->second.expires_at ? runs_.erase(it) : std::next(it);
-    }
-    runs_[id] = std::move(run);
-  }
-  /// The team's run, unless unknown or expired.
-  bool find(const std::string& id, const std::string& team,
-            std::chrono::system_clock::time_point now, Run& out) const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const auto it = runs_.find(id);
-    if (it == runs_.end() || it->second.team != team || now >= it->second.expires_at) return false;
-    out = it->second;
-    return true;
-  }
-  void clear() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    runs_.clear();
-  }
-
- private:
-  mutable std::mutex mutex_;
-  std::map<std::string, Run> runs_;
-};
+/// Runs per page of GET /v2/agent.
+constexpr std::size_t kListPage = 20;
 
 /// What the service answers for an id it does not know, for another team's job and for an
 /// expired one alike.
-http::Response agent_not_found() {
-  return http::Response::error(404, "Agent job not found");
+http::Response agent_not_found() { return http::Response::error(404, "Agent job not found"); }
+
+http::Response bad_field(const std::string& path_text, const json& path,
+                         const std::string& message) {
+  return http::Response::error(400, "Bad Request: " + path_text + ": " + message, "BAD_REQUEST",
+                               json::array({{{"code", "custom"},
+                                             {"path", path},
+                                             {"message", message}}}));
 }
 
 }  // namespace
 
 void MockServer::add_agent_routes() {
-  auto runs = std::make_shared<AgentRuns>();
-  agent_runs_reset_ = [runs] { runs->clear(); };
+  // Webhook events of agent runs, signed as job events are.
+  agents_->set_event_sink([this](const search::AgentJob& job, const std::string& event,
+                                 bool success, const json& data,
+                                 const std::optional<std::string>& error) {
+    const auto target = webhooks::Target::parse(job.webhook, nullptr, webhooks::EventSet::agent);
+    const Team* team = teams_.find(job.team_id);
+    if (!target || team == nullptr) return;
+    webhooks_->enqueue(job.id, *target, webhook_secret(*team), "agent." + event, success, data,
+                       error);
+  });
 
-  api("POST", "/v2/agent", "v2/agent.request", [this, runs](ApiCall& call) {
+  api("POST", "/v2/agent", "v2/agent.request", [this](ApiCall& call) {
     // --inject-fault no-llm: what a self-hosted deployment without the agent service answers.
     if (config_.has_fault("no-llm")) {
       return http::Response::error(500, "Agent beta is not enabled.");
     }
     if (auto refused = require_credits(call.team, 1)) return *refused;
-    search::AgentRequest request;
-    request.prompt = call.body.value("prompt", "");
-    if (call.body.contains("urls"))
-      request.urls = call.body.at("urls").get<std::vector<std::string>>();
-    request.schema = call.body.value("schema", json());
-    if (call.body.contains("maxCredits"))
-      request.max_credits = call.body.at("maxCredits").get<std::int64_t>();
-    for (const auto& url : request.urls) {
+    search::AgentSpec spec;
+    const json& body = call.body;
+    spec.request.prompt = body.value("prompt", "");
+    if (body.contains("urls")) spec.request.urls = body.at("urls").get<std::vector<std::string>>();
+    spec.request.schema = body.value("schema", json());
+    if (body.contains("maxCredits"))
+      spec.request.max_credits = body.at("maxCredits").get<std::int64_t>();
+    for (const auto& url : spec.request.urls) {
       if (!parse_http_url(url)) {
         return http::Response::error(
             400,
@@ -94,51 +75,151 @@ void MockServer::add_agent_routes() {
                           {"message", "Invalid URL: " + url}}}));
       }
     }
+    if (body.contains("webhook")) {
+      std::string error;
+      if (!webhooks::Target::parse(body.at("webhook"), &error, webhooks::EventSet::agent)) {
+        return bad_field("webhook", json::array({"webhook"}), error);
+      }
+      spec.webhook = body.at("webhook");
+    }
+    if (body.contains("exchange")) {
+      // The schema checked the shape. An approval answers a pendingApproval of the thread's
+      // last turn, and the mock's agent never asks for one (it calls no paid toolkit).
+      for (const char* answer : {"approve", "decline"}) {
+        if (body.at("exchange").contains(answer)) {
+          return bad_field(std::string("exchange.") + answer + ".approvalId",
+                           json::array({"exchange", answer, "approvalId"}),
+                           "no approval is pending on this thread");
+        }
+      }
+      spec.exchange = body.at("exchange");
+    }
     // `model` and `effort` choose the service's model and its effort; the mock answers the same
-    // way for each and reports the model. `strictConstrainToURLs` is how the mock always reads
+    // way for each and reports them. `strictConstrainToURLs` is how the mock always reads
     // given `urls` (only those pages).
-    const std::string model = call.body.value("model", "spark-1-pro");
+    spec.model = body.value("model", "spark-1-pro");
+    if (body.contains("effort")) spec.effort = body.at("effort").get<std::string>();
+    spec.mode = body.value("mode", "extract");
+    if (body.contains("threadId")) spec.thread_id = body.at("threadId").get<std::string>();
+    spec.origin = body.value("origin", "api");
+    if (body.contains("integration") && body.at("integration").is_string())
+      spec.integration = body.at("integration").get<std::string>();
 
-    if (config_.agent_jobs) {
-      const auto job = agents_->start(call.team, std::move(request), model);
-      return http::Response::json(200, {{"success", true}, {"id", job->id}});
+    const auto started = config_.agent_jobs ? agents_->start(call.team, std::move(spec))
+                                            : agents_->run_now(call.team, std::move(spec));
+    switch (started.outcome) {
+      case search::AgentEngine::Outcome::thread_not_found:
+        return http::Response::error(404, "Agent thread not found");
+      case search::AgentEngine::Outcome::thread_busy: {
+        // One run at a time per thread: the caller waits for the running one (runId).
+        auto response = http::Response::error(
+            409, "This agent thread already has a run in progress; wait for it to finish "
+                 "before continuing the thread.");
+        json answer = json::parse(response.body);
+        answer["runId"] = started.busy_run_id;
+        return http::Response::json(409, answer);
+      }
+      case search::AgentEngine::Outcome::started:
+        break;
     }
+    const auto& job = *started.job;
+    json answer = {{"success", true},
+                   {"id", job.id},
+                   {"threadId", job.thread_id},
+                   {"threadTurn", job.thread_turn}};
+    if (config_.agent_jobs) return http::Response::json(200, answer);
 
-    const search::AgentAnswer answer = search_->agent(request);
-    const std::int64_t credits = std::max<std::int64_t>(1, answer.pages_read);
-    if (!teams_.try_charge(call.team.id, credits)) return *require_credits(call.team, credits);
-
-    json data = {{"result", answer.result}, {"sources", answer.sources}};
-    if (answer.object) {
-      // The structured answer, and the same as text for clients that read only `result`.
-      data["json"] = *answer.object;
-      data["result"] = answer.object->dump();
+    // The synchronous form answers with the result, or 402 when the team could not pay it (the
+    // run is kept, failed, as the service keeps its failed runs).
+    if (started.credits_needed > 0) {
+      if (auto refused = require_credits(call.team, started.credits_needed)) return *refused;
+      return http::Response::error(402, "Insufficient credits to perform this request");
     }
-    const std::string id = uuid4();
-    const auto now = clock_.now();
-    runs->add(id, {call.team.id, data, credits, now + std::chrono::hours(24), model}, now);
+    const json status = agents_->status_body(job);
+    for (const char* key : {"data", "message", "creditsUsed"}) {
+      if (status.contains(key)) answer[key] = status.at(key);
+    }
+    return http::Response::json(200, answer);
+  });
+
+  api("GET", "/v2/agent", "", [this](ApiCall& call) {
+    std::optional<std::int64_t> before;
+    if (const auto value = call.request.query_param("before")) {
+      std::int64_t ms = 0;
+      const auto* end = value->data() + value->size();
+      const auto [ptr, ec] = std::from_chars(value->data(), end, ms);
+      if (value->empty() || ec != std::errc() || ptr != end || ms < 0) {
+        return http::Response::error(
+            400, "Bad Request: query parameter 'before' must be a Unix time in milliseconds",
+            "BAD_REQUEST",
+            json::array({{{"code", "invalid_type"},
+                          {"path", json::array({"before"})},
+                          {"message", "Expected a non-negative integer (milliseconds)"}}}));
+      }
+      before = ms;
+    }
+    bool more = false;
+    const auto jobs = agents_->list(call.team.id, before, kListPage, more);
+    json agents = json::array();
+    for (const auto& job : jobs) agents.push_back(agents_->list_item(*job));
+    json answer = {{"success", true}, {"agents", std::move(agents)}};
+    if (more) {
+      const auto last_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                               jobs.back()->created_at.time_since_epoch())
+                               .count();
+      answer["next"] = public_base(call.request) + "/v2/agent?before=" + std::to_string(last_ms);
+    }
+    return http::Response::json(200, answer);
+  });
+
+  api("GET", "/v2/agent/{id}", "", [this](ApiCall& call) {
+    const auto job = agents_->find(call.params.at("id"), call.team.id);
+    if (!job) return agent_not_found();
+    return http::Response::json(200, agents_->status_body(*job));
+  });
+
+  api("GET", "/v2/agent/{id}/trace", "", [this](ApiCall& call) {
+    const auto job = agents_->find(call.params.at("id"), call.team.id);
+    if (!job) return agent_not_found();
+    const bool live_view = call.request.query_param("liveView").value_or("") == "true";
+    return http::Response::json(200, agents_->trace_body(*job, live_view));
+  });
+
+  api("GET", "/v2/agent/{id}/snapshots/{snapshotId}", "", [this](ApiCall& call) {
+    const auto job = agents_->find(call.params.at("id"), call.team.id);
+    if (!job) return agent_not_found();
+    const std::string& snapshot_id = call.params.at("snapshotId");
+    const auto content = agents_->snapshot(*job, snapshot_id);
+    if (!content) return http::Response::error(404, "Agent snapshot not found");
     return http::Response::json(
-        200, {{"success", true}, {"id", id}, {"data", data}, {"creditsUsed", credits}});
+        200,
+        {{"success", true}, {"id", job->id}, {"snapshotId", snapshot_id}, {"snapshot", *content}});
   });
 
-  api("GET", "/v2/agent/{id}", "", [this, runs](ApiCall& call) {
-    const std::string& id = call.params.at("id");
-    if (const auto job = agents_->find(id, call.team.id)) {
-      return http::Response::json(200, agents_->status_body(*job));
+  api("GET", "/v2/agent/threads/{threadId}", "", [this](ApiCall& call) {
+    const auto thread = agents_->thread(call.params.at("threadId"), call.team.id);
+    if (!thread) return http::Response::error(404, "Agent thread not found");
+    const bool include_data = call.request.query_param("includeData").value_or("") == "true";
+    json runs = json::array();
+    bool running = false;
+    auto updated = thread->created_at;
+    for (const auto& run : thread->runs) {
+      runs.push_back(agents_->thread_run(*run, include_data));
+      const auto progress = run->lock();
+      running = progress->state == search::AgentState::processing;
+      updated = std::max(updated, progress->finished_at.value_or(run->created_at));
     }
-    AgentRuns::Run run;
-    if (!runs->find(id, call.team.id, clock_.now(), run)) return agent_not_found();
     return http::Response::json(200, {{"success", true},
-                                      {"status", "completed"},
-                                      {"model", run.model},
-                                      {"data", run.data},
-                                      {"creditsUsed", run.credits},
-                                      {"expiresAt", iso8601_seconds(run.expires_at)}});
+                                      {"thread",
+                                       {{"id", thread->id},
+                                        {"createdAt", iso8601(thread->created_at)},
+                                        {"updatedAt", iso8601(updated)},
+                                        {"status", running ? "running" : "idle"},
+                                        {"runs", std::move(runs)}}}});
   });
 
-  api("DELETE", "/v2/agent/{id}", "", [this, runs](ApiCall& call) {
-    const std::string& id = call.params.at("id");
-    switch (agents_->cancel(id, call.team.id)) {
+  api("DELETE", "/v2/agent/{id}", "", [this](ApiCall& call) {
+    switch (agents_->cancel(call.params.at("id"), call.team.id)) {
       case search::AgentEngine::CancelOutcome::cancelled:
         return http::Response::json(200, {{"success", true}});
       case search::AgentEngine::CancelOutcome::finished:
@@ -147,12 +228,6 @@ void MockServer::add_agent_routes() {
                                     {{"success", false}, {"error", "Agent job already finished"}});
       case search::AgentEngine::CancelOutcome::not_found:
         break;
-    }
-    AgentRuns::Run run;
-    if (runs->find(id, call.team.id, clock_.now(), run)) {
-      // A synchronous run ended before its answer was sent.
-      return http::Response::json(200,
-                                  {{"success", false}, {"error", "Agent job already finished"}});
     }
     return agent_not_found();
   });

@@ -158,18 +158,20 @@ std::optional<http::Response> MockServer::check_webhook(const nlohmann::json& bo
                                              {"message", error}}}));
 }
 
+std::string MockServer::webhook_secret(const Team& team) const {
+  // An empty secret sends no signature header, as deployments without a secret do.
+  if (config_.has_fault("unsigned-webhooks")) return std::string();
+  if (config_.has_fault("bad-signature")) return team.webhook_secret + "-deliberately-wrong";
+  return team.webhook_secret;
+}
+
 void MockServer::deliver_event(const jobs::Job& job, const std::string& event, bool success,
                                const json& data, const std::optional<std::string>& error) {
   if (!job.options.contains("webhook")) return;
   const auto target = webhooks::Target::parse(job.options.at("webhook"), nullptr);
   const Team* team = teams_.find(job.team_id);
   if (!target || team == nullptr) return;
-  // An empty secret sends no signature header, as deployments without a secret do.
-  const std::string secret = config_.has_fault("unsigned-webhooks") ? std::string()
-                             : config_.has_fault("bad-signature")
-                                 ? team->webhook_secret + "-deliberately-wrong"
-                                 : team->webhook_secret;
-  webhooks_->enqueue(job.id, *target, secret,
+  webhooks_->enqueue(job.id, *target, webhook_secret(*team),
                      std::string(jobs::kind_name(job.kind)) + "." + event, success, data, error);
 }
 

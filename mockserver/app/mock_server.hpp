@@ -112,7 +112,8 @@ class MockServer {
   void add_scrape_routes();
   /// POST /v1|v2/search (app/search_routes.cpp).
   void add_search_routes();
-  /// POST /v2/agent, GET and DELETE /v2/agent/{id} (app/agent_routes.cpp).
+  /// POST /v2/agent, GET and DELETE /v2/agent/{id}, the list, trace, snapshots and threads
+  /// (app/agent_routes.cpp).
   void add_agent_routes();
   /// POST /v1|v2/map (app/map_routes.cpp).
   void add_map_routes();
@@ -138,6 +139,8 @@ class MockServer {
                                                      const Team& team) const;
   /// 400 when the request's `webhook` cannot be used.
   std::optional<http::Response> check_webhook(const nlohmann::json& body) const;
+  /// The key webhook deliveries of `team` are signed with ("" sends no signature).
+  std::string webhook_secret(const Team& team) const;
   /// Job event -> signed webhook delivery, when the job's request named a webhook.
   void deliver_event(const jobs::Job& job, const std::string& event, bool success,
                      const nlohmann::json& data, const std::optional<std::string>& error);
@@ -162,7 +165,6 @@ class MockServer {
   std::unique_ptr<jobs::JobEngine> jobs_;  // after webhooks_: its events go there
   std::unique_ptr<search::SearchService> search_;  // shared by the search and agent routes
   std::unique_ptr<search::AgentEngine> agents_;    // after search_ and teams_: its jobs use them
-  std::function<void()> agent_runs_reset_;         // forgets the synchronous agent runs
   std::unique_ptr<jobs::ExtractEngine> extracts_;  // after scraper_: its workers use it
   http::Router router_;
   http::Router admin_router_;

@@ -78,19 +78,31 @@ class JobRunner {
   JobRunner(const JobRunner&) = delete;
   JobRunner& operator=(const JobRunner&) = delete;
 
-  /// Keeps `job` and queues it. Jobs past their retention are forgotten here, so the store is
-  /// bounded by one retention period's jobs.
+  /// Keeps `job` and queues it.
   void submit(const std::shared_ptr<JobT>& job) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      const auto now = clock_.now();
-      for (auto it = jobs_.begin(); it != jobs_.end();) {
-        it = expired(*it->second, now) ? jobs_.erase(it) : std::next(it);
-      }
-      jobs_[job->id] = job;
+      store(job);
       queue_.push_back(job);
     }
     wake_.notify_one();
+  }
+
+  /// Keeps `job` without running it: a job its owner ran itself (a synchronous agent run).
+  void keep(const std::shared_ptr<JobT>& job) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    store(job);
+  }
+
+  /// The team's jobs within their retention, in id order.
+  std::vector<std::shared_ptr<JobT>> list(const std::string& team_id) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto now = clock_.now();
+    std::vector<std::shared_ptr<JobT>> out;
+    for (const auto& [id, job] : jobs_) {
+      if (job->team_id == team_id && !expired(*job, now)) out.push_back(job);
+    }
+    return out;
   }
 
   /// The team's job, or null (unknown, another team's, or past its retention).
@@ -143,6 +155,16 @@ class JobRunner {
   }
 
  private:
+  // Under mutex_. Jobs past their retention are forgotten here, so the store is bounded by one
+  // retention period's jobs.
+  void store(const std::shared_ptr<JobT>& job) {
+    const auto now = clock_.now();
+    for (auto it = jobs_.begin(); it != jobs_.end();) {
+      it = expired(*it->second, now) ? jobs_.erase(it) : std::next(it);
+    }
+    jobs_[job->id] = job;
+  }
+
   bool expired(const JobT& job, std::chrono::system_clock::time_point now) const {
     const auto finished = job.lock()->finished_at;
     return finished && now >= *finished + retention_;

@@ -16,9 +16,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-const std::set<std::string>& known_events() {
-  static const std::set<std::string> kEvents = {"started", "page", "completed", "failed"};
-  return kEvents;
+const std::set<std::string>& known_events(EventSet set) {
+  static const std::set<std::string> kJobEvents = {"started", "page", "completed", "failed"};
+  static const std::set<std::string> kAgentEvents = {"started", "action", "completed", "failed",
+                                                     "cancelled"};
+  return set == EventSet::agent ? kAgentEvents : kJobEvents;
 }
 
 std::string short_event(const std::string& type) {
@@ -153,7 +155,8 @@ struct Dispatcher::Attempt {
   std::chrono::milliseconds latency{0};
 };
 
-std::optional<Target> Target::parse(const nlohmann::json& field, std::string* error) {
+std::optional<Target> Target::parse(const nlohmann::json& field, std::string* error,
+                                    EventSet event_set) {
   Target target;
   std::string why;
   if (field.is_string()) {
@@ -200,15 +203,16 @@ std::optional<Target> Target::parse(const nlohmann::json& field, std::string* er
     if (!events.is_array()) return fail(error, "webhook.events: must be an array");
     // An explicit empty list cannot be told apart from "all" once parsed; asking for no events
     // at all is refused rather than silently widened.
+    const std::string names = event_set == EventSet::agent
+                                  ? "started, action, completed, failed, cancelled"
+                                  : "started, page, completed, failed";
     if (events.empty()) {
-      return fail(error,
-                  "webhook.events: must list at least one of started, page, completed, failed");
+      return fail(error, "webhook.events: must list at least one of " + names);
     }
     for (std::size_t i = 0; i < events.size(); ++i) {
       const auto& name = events.at(i);
-      if (!name.is_string() || known_events().count(name.get<std::string>()) == 0) {
-        return fail(error, "webhook.events." + std::to_string(i) +
-                               ": must be one of started, page, completed, failed");
+      if (!name.is_string() || known_events(event_set).count(name.get<std::string>()) == 0) {
+        return fail(error, "webhook.events." + std::to_string(i) + ": must be one of " + names);
       }
       target.events.insert(name.get<std::string>());
     }
@@ -242,12 +246,10 @@ std::string build_payload(const std::string& job_id, const std::string& type, bo
                           const nlohmann::json& data, const nlohmann::json& metadata,
                           const std::optional<std::string>& error) {
   std::string documents = "[]";
-  if (short_event(type) == "page") {
-    if (data.is_array()) {
-      documents = dump(data);
-    } else if (!data.is_null()) {
-      documents = "[" + dump(data) + "]";
-    }
+  if (data.is_array()) {
+    documents = dump(data);
+  } else if (short_event(type) == "page" && !data.is_null()) {
+    documents = "[" + dump(data) + "]";
   }
   std::string out = "{\"success\":";
   out += success ? "true" : "false";

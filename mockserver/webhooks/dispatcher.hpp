@@ -20,6 +20,10 @@
 
 namespace webdata::mock::webhooks {
 
+/// Which events a `webhook` field may name: those of crawl, batch and extract jobs, or those of
+/// agent jobs (`action` for each step, `cancelled`).
+enum class EventSet { job, agent };
+
 /// Where and how one job's events are delivered: the request's `webhook` field (specification
 /// 2.8, wire decisions 4), already validated.
 struct Target {
@@ -29,15 +33,17 @@ struct Target {
   std::vector<std::pair<std::string, std::string>> headers;
   /// Echoed as `metadata` in every payload.
   nlohmann::json metadata = nlohmann::json::object();
-  /// Short event names (`started`, `page`, `completed`, `failed`) to deliver; empty means all.
+  /// Short event names (`started`, `page`, `completed`, `failed`; for agents `started`, `action`,
+  /// `completed`, `failed`, `cancelled`) to deliver; empty means all.
   std::set<std::string> events;
 
   /// Parses and validates a `webhook` field: a string URL, or
   /// `{url, headers?: {str: str}, metadata?: {...}, events?: [started|page|completed|failed]}`.
   /// The URL must be absolute http or https with a host; unknown keys and an empty `events` list
   /// are refused. On failure returns nullopt and, when `error` is given, a human message naming
-  /// the offending key.
-  static std::optional<Target> parse(const nlohmann::json& webhook_field, std::string* error);
+  /// the offending key. `event_set` says which event names `events` may hold.
+  static std::optional<Target> parse(const nlohmann::json& webhook_field, std::string* error,
+                                     EventSet event_set = EventSet::job);
 
   /// Whether an event type such as "crawl.page" passes the `events` filter (the part after the
   /// last dot is compared).
@@ -65,8 +71,8 @@ struct Settings {
 std::string sign(const std::string& body, const std::string& secret);
 
 /// Builds the exact payload bytes of one event: `{"success","type","id","data","metadata","error"}`
-/// in that order. `data` is `[]` for every event but `page`, whose `data` is `[document]` (an array
-/// given for a page is sent as it is).
+/// in that order. An array `data` is sent as it is (a page's documents, an agent event's
+/// `[{creditsUsed, ...}]`); otherwise `data` is `[]`, except for `page`, whose `data` is `[document]`.
 std::string build_payload(const std::string& job_id, const std::string& type, bool success,
                           const nlohmann::json& data, const nlohmann::json& metadata,
                           const std::optional<std::string>& error);

@@ -322,7 +322,8 @@ Result<AgentResult> Client::start_agent(const AgentRequest& request,
       core_->execute_json(call, options, core_->deadline_for(options)), "agent answer");
   if (!first.ok()) return first;
   // The synchronous form carries the answer; the job form only an id.
-  const bool synchronous = !first->id || !first->result.is_null() || !first->sources.empty();
+  const bool synchronous =
+      !first->id || !first->result.is_null() || !first->sources.empty() || first->message;
   if (first->status.empty()) {
     first->status = synchronous ? JobState::completed() : JobState::processing();
   }

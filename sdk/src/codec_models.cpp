@@ -606,6 +606,11 @@ void decode(const json& j, AgentResult& out, const Path& p) {
   r("expiresAt", out.expires_at);
   r("model", out.model);
   r("effort", out.effort);
+  r("threadId", out.thread_id);
+  r("threadTurn", out.thread_turn);
+  r("mode", out.mode);
+  r("message", out.message);
+  r("exchange", out.exchange);
   r.rest(out.extras);
 }
 json encode(const AgentResult& v) {
@@ -624,6 +629,11 @@ json encode(const AgentResult& v) {
   w("expiresAt", v.expires_at);
   w("model", v.model);
   w("effort", v.effort);
+  w("threadId", v.thread_id);
+  w("threadTurn", v.thread_turn);
+  w("mode", v.mode);
+  w("message", v.message);
+  w("exchange", v.exchange);
   const std::string prefix = kDataPrefix;
   for (const auto& [key, value] : v.extras) {
     if (key.compare(0, prefix.size(), prefix) == 0) {

@@ -386,6 +386,66 @@ json encode(const SearchRequest& v) {
   return std::move(w.out);
 }
 
+void decode(const json& j, AgentApproval& out, const Path& p) {
+  Reader r(j, p);
+  r.val("approvalId", out.approval_id);
+  r("callIds", out.call_ids);
+  r("always", out.always);
+}
+json encode(const AgentApproval& v) {
+  Writer w;
+  w.val("approvalId", v.approval_id);
+  w("callIds", v.call_ids);
+  w("always", v.always);
+  return std::move(w.out);
+}
+
+void decode(const json& j, AgentExchange& out, const Path& p) {
+  Reader r(j, p);
+  r("enabled", out.enabled);
+  r("toolkits", out.toolkits);
+  r("maxCalls", out.max_calls);
+  r("requireApproval", out.require_approval);
+  r("onTermsRequired", out.on_terms_required);
+  r("approve", out.approve);
+  if (const json* decline = r.find("decline"); decline != nullptr && decline->is_object()) {
+    const Path dp = p.child("decline");
+    Reader d(*decline, dp);
+    d("approvalId", out.decline);
+  }
+}
+json encode(const AgentExchange& v) {
+  Writer w;
+  w("enabled", v.enabled);
+  w("toolkits", v.toolkits);
+  w("maxCalls", v.max_calls);
+  w("requireApproval", v.require_approval);
+  w("onTermsRequired", v.on_terms_required);
+  w("approve", v.approve);
+  if (v.decline) w.out["decline"] = {{"approvalId", *v.decline}};
+  return std::move(w.out);
+}
+
+void decode(const json& j, AgentExchangeSummary& out, const Path& p) {
+  Reader r(j, p);
+  r("enabled", out.enabled);
+  r("toolkits", out.toolkits);
+  r("requireApproval", out.require_approval);
+  r("onTermsRequired", out.on_terms_required);
+  r("paidCalls", out.paid_calls);
+  r("creditsUsed", out.credits_used);
+}
+json encode(const AgentExchangeSummary& v) {
+  Writer w;
+  w("enabled", v.enabled);
+  if (!v.toolkits.empty()) w("toolkits", v.toolkits);
+  w("requireApproval", v.require_approval);
+  w("onTermsRequired", v.on_terms_required);
+  w("paidCalls", v.paid_calls);
+  w.out["creditsUsed"] = v.credits_used ? json(*v.credits_used) : json(nullptr);
+  return std::move(w.out);
+}
+
 template <class IO, class A>
 void agent_fields(IO& io, A& a) {
   io("prompt", a.prompt);
@@ -397,6 +457,10 @@ void agent_fields(IO& io, A& a) {
   io("strictConstrainToURLs", a.strict_constrain_to_urls);
   io("origin", a.origin);
   io("integration", a.integration);
+  io("threadId", a.thread_id);
+  io("mode", a.mode);
+  io("exchange", a.exchange);
+  io("webhook", a.webhook);
 }
 void decode(const json& j, AgentRequest& out, const Path& p) {
   Reader r(j, p);

@@ -6,6 +6,8 @@
 #include <chrono>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "sdk_mock.hpp"
 #include "webdata/webdata.hpp"
 
@@ -147,4 +149,110 @@ TEST_CASE("max_credits: an agent job that would spend more fails with a stop rea
   CHECK(stopped->stop_reason == std::optional<std::string>("credit_limit_reached"));
   CHECK(stopped->credits_used == std::optional<int>(2));
   CHECK(stopped->result.is_null());
+}
+
+TEST_CASE("threads, chat, exchange, list, trace and snapshots through the SDK",
+          "[integration][agent][threads]") {
+  RunningMock mock(job_mock(10));
+  webdata::Client client(sdk_client_options(mock));
+  webdata::AgentRequest ask = library_question();
+  webdata::AgentExchange exchange;
+  exchange.enabled = true;
+  exchange.toolkits = std::vector<std::string>{"news"};
+  exchange.max_calls = 3;
+  ask.exchange = exchange;
+  auto first = client.agent(ask, fast_polling());
+  REQUIRE(first.ok());
+  REQUIRE(first->thread_id.has_value());
+  CHECK(first->thread_turn == std::optional<long long>(1));
+  CHECK(first->mode == std::optional<std::string>("extract"));
+  REQUIRE(first->exchange.has_value());
+  CHECK(first->exchange->enabled);
+  CHECK(first->exchange->toolkits == std::vector<std::string>{"news"});
+  CHECK(first->exchange->paid_calls == 0);
+
+  // The next turn, in chat mode: the answer as text, the exchange settings inherited.
+  webdata::AgentRequest follow;
+  follow.prompt = "library opening hours on sundays";
+  follow.thread_id = first->thread_id;
+  follow.mode = "chat";
+  auto second = client.agent(follow, fast_polling());
+  REQUIRE(second.ok());
+  CHECK(second->status == webdata::JobState::completed());
+  CHECK(second->thread_id == first->thread_id);
+  CHECK(second->thread_turn == std::optional<long long>(2));
+  REQUIRE(second->message.has_value());
+  CHECK(second->message->find("Sources:") != std::string::npos);
+  CHECK(second->result.is_null());
+  REQUIRE(second->exchange.has_value());
+  CHECK(second->exchange->toolkits == std::vector<std::string>{"news"});
+
+  auto thread = client.agent_thread(*first->thread_id, true);
+  REQUIRE(thread.ok());
+  CHECK(thread->id == *first->thread_id);
+  CHECK(thread->status == "idle");
+  REQUIRE(thread->runs.size() == 2);
+  CHECK(thread->runs[0].id == *first->id);
+  CHECK(thread->runs[0].status == "succeeded");
+  CHECK(thread->runs[0].data.has_value());
+  CHECK(thread->runs[1].turn == 2);
+  CHECK(thread->runs[1].mode == "chat");
+  CHECK(thread->runs[1].message == second->message);
+  CHECK(thread->runs[1].finished_at.has_value());
+
+  auto list = client.list_agents();
+  REQUIRE(list.ok());
+  REQUIRE(list->agents.size() == 2);
+  CHECK(list->agents[0].id == *second->id);
+  CHECK(list->agents[0].prompt == "library opening hours on sundays");
+  CHECK(list->agents[1].id == *first->id);
+  CHECK(list->agents[1].status == webdata::JobState::completed());
+  CHECK_FALSE(list->next.has_value());
+  REQUIRE(list->agents[0].created_at.has_value());
+  const auto newest = list->agents[0].created_at->time();
+  REQUIRE(newest.has_value());
+  auto older = client.list_agents(
+      std::chrono::duration_cast<std::chrono::milliseconds>(newest->time_since_epoch()).count());
+  REQUIRE(older.ok());
+  REQUIRE(older->agents.size() == 1);
+  CHECK(older->agents[0].id == *first->id);
+
+  auto trace = client.agent_trace(*first->id, true);
+  REQUIRE(trace.ok());
+  CHECK(trace->id == *first->id);
+  REQUIRE(trace->events.size() >= 6);
+  CHECK(trace->events.front().type == "run.started");
+  CHECK(trace->events.back().type == "run.finished");
+  CHECK(trace->events.front().agent_role == "orchestrator");
+  CHECK(trace->events.front().producer_sequence == 1);
+  CHECK(trace->active_browser_sessions.has_value());
+  std::string snapshot_id;
+  for (const auto& event : trace->events) {
+    if (event.type == "artifact.updated") {
+      snapshot_id = nlohmann::json::parse(event.fields.text())["artifact"]["snapshotId"];
+    }
+  }
+  REQUIRE_FALSE(snapshot_id.empty());
+  auto snapshot = client.agent_snapshot(*first->id, snapshot_id);
+  REQUIRE(snapshot.ok());
+  CHECK(*snapshot == first->result.as_string().value_or(""));
+
+  auto unknown = client.agent_trace("0b8a3c1e-1d2f-4a5b-8c9d-0e1f2a3b4c5d");
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.error().http_status == 404);
+}
+
+TEST_CASE("a busy thread is a 409 error naming the running turn", "[integration][agent][threads]") {
+  RunningMock mock(job_mock(2000));
+  webdata::Client client(sdk_client_options(mock));
+  auto started = client.start_agent(library_question());
+  REQUIRE(started.ok());
+  webdata::AgentRequest follow;
+  follow.prompt = "and on sundays?";
+  follow.thread_id = started->thread_id;
+  auto busy = client.start_agent(follow);
+  REQUIRE_FALSE(busy.ok());
+  CHECK(busy.error().http_status == 409);
+  CHECK(busy.error().raw_body.find(*started->id) != std::string::npos);
+  REQUIRE(client.cancel_agent(*started->id).ok());
 }

@@ -217,6 +217,56 @@ await step("sdk agent: start, poll, result", async () => {
   check(result.data !== undefined, "data");
 });
 
+await step("sdk agent: listAgents, getAgentTrace, getAgentSnapshot", async () => {
+  const started = await app.startAgent({ prompt: "What does the trail kettle cost?", urls: [page] });
+  check(typeof started.id === "string" && typeof started.threadId === "string", "id and threadId");
+  check(started.threadTurn === 1, `threadTurn 1 (got ${started.threadTurn})`);
+  const list = await app.listAgents();
+  check(list.success === true && Array.isArray(list.agents), "agents");
+  const item = list.agents.find((a) => a.id === started.id);
+  check(item !== undefined, "the run listed");
+  check(list.agents[0].id === started.id, "newest first");
+  check(typeof item.createdAt === "string" && item.options?.prompt === "What does the trail kettle cost?",
+    "createdAt and options.prompt");
+  const older = await app.listAgents({ before: Date.parse(item.createdAt) });
+  check(Array.isArray(older.agents) && older.agents.every((a) => a.id !== started.id),
+    "before pages past the run");
+  const trace = await app.getAgentTrace(started.id, { liveView: true });
+  check(trace.success === true && Array.isArray(trace.events), "events");
+  const types = trace.events.map((e) => e.type);
+  check(types[0] === "run.started" && types[types.length - 1] === "run.finished",
+    `run.started ... run.finished (got ${types.join(",")})`);
+  check(types.includes("tool_call.started"), "a tool call per page read");
+  check(Array.isArray(trace.activeBrowserSessions), "activeBrowserSessions with liveView");
+  const artifact = trace.events.find((e) => e.type === "artifact.updated");
+  check(artifact?.artifact?.snapshotId, "an artifact with a snapshot");
+  const snapshot = await app.getAgentSnapshot(started.id, artifact.artifact.snapshotId);
+  check(typeof snapshot.snapshot === "string" && snapshot.snapshot.length > 0, "snapshot content");
+});
+
+await step("sdk agent: a thread continued in chat mode, getAgentThread", async () => {
+  const first = await app.agent({ prompt: "What does the trail kettle cost?", urls: [page], pollInterval: 1, timeout: 60 });
+  check(first.status === "completed", `completed (got ${first.status})`);
+  const next = await app.startAgent({ prompt: "How heavy is it?", threadId: first.threadId, mode: "chat",
+    exchange: { enabled: true, toolkits: ["news"], maxCalls: 3 } });
+  check(next.threadId === first.threadId && next.threadTurn === 2, `turn 2 (got ${next.threadTurn})`);
+  const status = await app.getAgentStatus(next.id);
+  check(status.mode === "chat" && typeof status.message === "string", "chat answers in message");
+  check(status.exchange?.enabled === true && status.exchange?.paidCalls === 0, "exchange summary");
+  const thread = await app.getAgentThread(first.threadId, { includeData: true });
+  check(thread.success === true && thread.thread?.id === first.threadId, "thread");
+  check(thread.thread.runs.length === 2 && thread.thread.runs[1].turn === 2, "two turns");
+  check(thread.thread.runs[0].status === "succeeded" && thread.thread.runs[0].data !== undefined,
+    "includeData gives the first run's data");
+  let refused = null;
+  try {
+    await app.startAgent({ prompt: "x", exchange: { maxCalls: 31 } });
+  } catch (err) {
+    refused = err;
+  }
+  check(refused?.status === 400, `maxCalls 31 refused with 400 (got ${refused?.status})`);
+});
+
 await step("sdk map: links with titles, limit, sitemap, search", async () => {
   const all = await app.map("http://pages-30.synthetic.test/", {
     sitemap: "include",

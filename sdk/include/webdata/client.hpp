@@ -122,6 +122,22 @@ class Client {
   /// DELETE /v2/agent/{id}: true when the job is cancelled (now or before), false when it had
   /// already completed or failed. An HTTP 404 error for an unknown or expired id.
   Result<bool> cancel_agent(const std::string& id, const CallOptions& options = {}) const;
+  /// GET /v2/agent: the team's agent runs, newest first, a page at a time. `before` (Unix
+  /// milliseconds, `AgentList::next_before` of the previous page) asks for older runs.
+  Result<AgentList> list_agents(std::optional<long long> before = std::nullopt,
+                                const CallOptions& options = {}) const;
+  /// GET /v2/agent/{id}/trace: what the run did, as events. `live_view` also asks for the run's
+  /// open browser sessions.
+  Result<AgentTrace> agent_trace(const std::string& id, bool live_view = false,
+                                 const CallOptions& options = {}) const;
+  /// GET /v2/agent/{id}/snapshots/{snapshot_id}: the content of an artifact a trace event
+  /// names (`artifact.snapshotId`).
+  Result<std::string> agent_snapshot(const std::string& id, const std::string& snapshot_id,
+                                     const CallOptions& options = {}) const;
+  /// GET /v2/agent/threads/{thread_id}: a thread and its runs; `include_data` adds each
+  /// completed run's `data`.
+  Result<AgentThread> agent_thread(const std::string& thread_id, bool include_data = false,
+                                   const CallOptions& options = {}) const;
 
   // ---- Beyond the specification's core (sdk/src/client_surface.cpp).
 

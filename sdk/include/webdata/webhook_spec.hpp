@@ -10,7 +10,8 @@
 
 namespace webdata {
 
-/// Event filter of a webhook: started, page, completed, failed (open).
+/// Event filter of a webhook: started, page, completed, failed; for agents started, action,
+/// completed, failed, cancelled (open).
 class WebhookEventKind : public OpenEnum<WebhookEventKind> {
  public:
   using OpenEnum::OpenEnum;
@@ -18,9 +19,11 @@ class WebhookEventKind : public OpenEnum<WebhookEventKind> {
   static WebhookEventKind page() { return WebhookEventKind("page"); }
   static WebhookEventKind completed() { return WebhookEventKind("completed"); }
   static WebhookEventKind failed() { return WebhookEventKind("failed"); }
+  static WebhookEventKind action() { return WebhookEventKind("action"); }
+  static WebhookEventKind cancelled() { return WebhookEventKind("cancelled"); }
 };
 
-/// Webhook of a crawl or batch scrape. Sent as the bare URL string when only `url` is set,
+/// Webhook of a crawl, batch scrape or agent run. Sent as the bare URL string when only `url` is set,
 /// otherwise as `{url, headers?, metadata?, events?}`.
 struct WebhookSpec {
   std::string url;
