@@ -457,6 +457,9 @@ void agent_fields(IO& io, A& a) {
   io("strictConstrainToURLs", a.strict_constrain_to_urls);
   io("origin", a.origin);
   io("integration", a.integration);
+  io("threatProtection", a.threat_protection);
+  io("auditMetadata", a.audit_metadata);
+  io("overrideWhitelist", a.override_whitelist);
   io("threadId", a.thread_id);
   io("mode", a.mode);
   io("exchange", a.exchange);

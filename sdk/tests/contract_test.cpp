@@ -461,6 +461,10 @@ TEST_CASE("every SDK request, minimal and fully set, validates against its schem
     agent.effort = "low";
     agent.strict_constrain_to_urls = true;
     check_valid("v2/agent.request", agent);
+    agent.threat_protection = webdata::Json::parse(R"({"mode":"normal"})").value();
+    agent.audit_metadata = webdata::Json::parse(R"({"username":"alice"})").value();
+    agent.override_whitelist = "team-allow-list";
+    check_valid("v2/agent.request", agent);
 
     // The newer fields the official clients send.
     webdata::ScrapeRequest newer;

@@ -209,3 +209,32 @@ TEST_CASE("agent validation, maxCredits and credits", "[agent][credits]") {
           200);
   CHECK(api.post("/v2/agent", {{"prompt", "river"}}).status == 402);
 }
+
+TEST_CASE("the enterprise fields the official SDK sends on an agent run are accepted, typed",
+          "[agent][newer]") {
+  const auto api = shared_api();
+  // prepareAgentPayload in firecrawl-js sends these when set; a deployment takes them.
+  const json body =
+      agent(api, {{"prompt", "How much did the harbour bridge repairs cost?"},
+                  {"threatProtection", {{"mode", "normal"}, {"riskScoreThreshold", 40}}},
+                  {"auditMetadata", {{"username", "ana"}}},
+                  {"overrideWhitelist", "team-allow-list"},
+                  {"origin", "js-sdk"},
+                  {"integration", "ci"}});
+  CHECK(body["data"]["result"].get<std::string>().find("84 million euros") != std::string::npos);
+
+  // Typed, not lenient: a wrong shape is still a 400 naming the field.
+  const std::vector<std::pair<json, std::string>> bad = {
+      {{{"threatProtection", {{"mode", "paranoid"}}}}, "threatProtection"},
+      {{{"auditMetadata", json::object()}}, "auditMetadata"},
+      {{{"overrideWhitelist", 3}}, "overrideWhitelist"},
+  };
+  for (const auto& [fields, name] : bad) {
+    json request = {{"prompt", "river"}};
+    request.update(fields);
+    const ApiReply reply = api.post("/v2/agent", request);
+    INFO(request.dump() << " -> " << reply.text);
+    CHECK(reply.status == 400);
+    CHECK(reply.text.find(name) != std::string::npos);
+  }
+}

@@ -54,6 +54,10 @@ struct AgentRequest {
   std::optional<bool> strict_constrain_to_urls;
   std::optional<std::string> origin;
   std::optional<std::string> integration;
+  std::optional<Json> threat_protection;  ///< as ScrapeOptions::threat_protection
+  std::optional<Json> audit_metadata;     ///< as ScrapeOptions::audit_metadata
+  /// Enterprise: the team's own allow list for this run (no effect in the mock).
+  std::optional<std::string> override_whitelist;
   /// Continue this thread (the `thread_id` of an earlier run): the run is its next turn.
   std::optional<std::string> thread_id;
   std::optional<std::string> mode;  ///< "extract" (the default) or "chat"
