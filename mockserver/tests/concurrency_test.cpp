@@ -152,6 +152,71 @@ TEST_CASE("a stub's fixedDelayMilliseconds is a timer: it holds no handler threa
   }
 }
 
+TEST_CASE("slow pages are timers: with more slow scrapes than workers, a fast scrape answers at once",
+          "[http][workers]") {
+  auto config = RunningMock::quiet_config();
+  config.server.threads = 1;
+  config.server.workers = 2;  // a sleeping page would hold one of only two handler threads
+  RunningMock mock(config);
+  const auto port = mock.server().port();
+
+  // Eight slow scrapes: synthetic pages of distinct hosts that answer after 3 s, and the
+  // fixture page with fixedDelayMilliseconds 1500 (fresh each time: maxAge 0).
+  std::vector<std::thread> slow;
+  std::vector<Timed> slow_results(8);
+  for (int i = 0; i < 8; ++i) {
+    slow.emplace_back([&, i] {
+      const std::string body =
+          i < 6 ? scrape_body("https://delay-3000.many" + std::to_string(i) + ".synthetic.test/")
+                : json{{"url", "https://edge.example.test/slow"}, {"maxAge", 0}}.dump();
+      slow_results[i] = call(port, "POST", "/v2/scrape", body);
+    });
+  }
+  // A page slower than the request's timeout answers 408 at the deadline, not after its delay.
+  Timed timed_out;
+  std::thread late([&] {
+    timed_out = call(port, "POST", "/v2/scrape",
+                     json{{"url", "https://delay-60000.late.synthetic.test/"}, {"timeout", 1500}}
+                         .dump());
+  });
+  std::this_thread::sleep_for(milliseconds(400));  // all nine are waiting for their pages
+
+  // The same slow page again: the first scrape's answer is not due yet, so the cache does not
+  // have it, and this one waits for the page too.
+  Timed again;
+  std::thread repeat([&] {
+    again = call(port, "POST", "/v2/scrape", scrape_body("https://delay-3000.many0.synthetic.test/"));
+  });
+  const auto fast = call(port, "POST", "/v2/scrape",
+                         json{{"url", "https://docs.example.test/"}, {"maxAge", 0}}.dump());
+  for (auto& t : slow) t.join();
+  late.join();
+  repeat.join();
+
+  INFO("a fast scrape took " << fast.took.count() << " ms behind 8 slow ones on 2 workers");
+  CHECK(fast.status == 200);
+  CHECK(fast.took < milliseconds(1000));  // behind sleeping workers it waited for a slow page
+  for (int i = 0; i < 8; ++i) {
+    INFO("slow scrape " << i << " took " << slow_results[i].took.count() << " ms");
+    CHECK(slow_results[i].status == 200);
+    CHECK(slow_results[i].took >= milliseconds(i < 6 ? 2900 : 1400));  // delays served in full
+    CHECK(json::parse(slow_results[i].body)["data"]["metadata"]["cacheState"] == "miss");
+  }
+  INFO("the timed-out scrape took " << timed_out.took.count() << " ms");
+  CHECK(timed_out.status == 408);
+  CHECK(json::parse(timed_out.body)["code"] == "SCRAPE_TIMEOUT");
+  CHECK(timed_out.took >= milliseconds(1400));
+  CHECK(timed_out.took < milliseconds(10000));
+  INFO("the repeated slow scrape took " << again.took.count() << " ms");
+  CHECK(again.status == 200);
+  CHECK(json::parse(again.body)["data"]["metadata"]["cacheState"] == "miss");
+  CHECK(again.took >= milliseconds(2900));
+  // Once due, the page is in the cache.
+  const auto hit = call(port, "POST", "/v2/scrape", scrape_body("https://delay-3000.many0.synthetic.test/"));
+  CHECK(hit.took < milliseconds(1000));
+  CHECK(json::parse(hit.body)["data"]["metadata"]["cacheState"] == "hit");
+}
+
 TEST_CASE("the worker pool grows on demand up to its bound, then queues",
           "[http][workers]") {
   webdata::mock::http::WorkerPool pool(3);

@@ -25,18 +25,15 @@ namespace {
 
 constexpr int kMaxRedirects = 10;
 
-milliseconds remaining(Clock::time_point deadline) {
-  return std::max(milliseconds(0),
-                  std::chrono::duration_cast<milliseconds>(deadline - Clock::now()));
-}
-
-// Waits `delay`, or until the deadline when that comes first (then false: timed out).
-bool wait_for(milliseconds delay, Clock::time_point deadline) {
-  if (Clock::now() + delay >= deadline) {
-    std::this_thread::sleep_until(deadline);
+// Moves the virtual time `at` on by `delay`, or to the deadline when that comes first (then
+// false: timed out). Nothing sleeps here: the caller waits for (or schedules) the result's
+// ready_at.
+bool advance(Clock::time_point& at, milliseconds delay, Clock::time_point deadline) {
+  if (at + delay >= deadline) {
+    at = deadline;
     return false;
   }
-  if (delay.count() > 0) std::this_thread::sleep_for(delay);
+  at += delay;
   return true;
 }
 
@@ -84,7 +81,7 @@ VirtualWeb::VirtualWeb(Options options)
       synthetic_(options_.root) {}
 
 VirtualWeb::Hop VirtualWeb::fetch_one(const Url& url, const FetchRequest& request,
-                                      Clock::time_point deadline) const {
+                                      Clock::time_point& at, Clock::time_point deadline) const {
   Hop hop;
   HeaderList headers = {
       {"User-Agent", request.mobile ? kMobileUserAgent : kDesktopUserAgent},
@@ -96,7 +93,7 @@ VirtualWeb::Hop VirtualWeb::fetch_one(const Url& url, const FetchRequest& reques
 
   const bool enhanced = request.proxy == "enhanced";
   auto answer = [&](const StubResponse& r, const char* source) {
-    if (!wait_for(r.delay, deadline)) {
+    if (!advance(at, r.delay, deadline)) {
       hop.error_code = "SCRAPE_TIMEOUT";
       hop.error_message =
           url.host + " did not answer within " + std::to_string(request.timeout.count()) + " ms";
@@ -159,7 +156,10 @@ VirtualWeb::Hop VirtualWeb::fetch_one(const Url& url, const FetchRequest& reques
     LiveRequest live;
     live.url = url;
     live.headers = headers;
-    live.timeout = remaining(deadline);
+    // A live fetch takes real time; it starts no earlier than the virtual time of this hop.
+    const auto now = Clock::now();
+    if (at < now) at = now;
+    live.timeout = std::chrono::duration_cast<milliseconds>(deadline - at);
     live.verify_tls = !request.skip_tls_verification;
     live.allow_private = options_.allow_private_targets;
     live.max_body_bytes = options_.max_body_bytes;
@@ -168,7 +168,9 @@ VirtualWeb::Hop VirtualWeb::fetch_one(const Url& url, const FetchRequest& reques
       hop.error_message = "timeout reached before contacting " + url.host;
       return hop;
     }
+    const auto live_start = Clock::now();
     auto response = live_fetch(live);
+    at += Clock::now() - live_start;
     if (!response.ok) {
       hop.error_code = response.error_code;
       hop.error_message = response.error_message;
@@ -189,11 +191,19 @@ VirtualWeb::Hop VirtualWeb::fetch_one(const Url& url, const FetchRequest& reques
 }
 
 FetchResult VirtualWeb::fetch(const FetchRequest& request) const {
-  const auto start = Clock::now();
+  FetchResult result = fetch_deferred(request);
+  std::this_thread::sleep_until(result.ready_at);
+  return result;
+}
+
+FetchResult VirtualWeb::fetch_deferred(const FetchRequest& request) const {
+  const auto start = request.start == Clock::time_point{} ? Clock::now() : request.start;
   const auto deadline = start + request.timeout;
+  auto at = start;  // virtual time: the start plus the delays of the hops so far
   FetchResult result;
   auto finish = [&] {
-    result.elapsed = std::chrono::duration_cast<milliseconds>(Clock::now() - start);
+    result.ready_at = at;
+    result.elapsed = std::chrono::duration_cast<milliseconds>(at - start);
     return result;
   };
   auto current = parse_http_url(request.url);
@@ -204,7 +214,7 @@ FetchResult VirtualWeb::fetch(const FetchRequest& request) const {
   }
   current->fragment.reset();
   for (int hops = 0;; ++hops) {
-    Hop hop = fetch_one(*current, request, deadline);
+    Hop hop = fetch_one(*current, request, at, deadline);
     result.url = current->str();
     if (!hop.ok) {
       result.error_code = hop.error_code;

@@ -24,6 +24,9 @@ struct FetchRequest {
       30000};  ///< For the whole fetch, redirects and delays included.
   bool skip_tls_verification = true;
   std::string proxy = "basic";  ///< basic | enhanced: protected sites answer basic with a 403.
+  /// When the fetch starts; the default (epoch) is now. A deferred fetch that follows another
+  /// (a retry, a navigation) starts when the previous one's answer is due (its `ready_at`).
+  std::chrono::steady_clock::time_point start{};
 };
 
 /// What came back. A 4xx/5xx page is `ok` (the page's status is data); network-level failures
@@ -40,7 +43,11 @@ struct FetchResult {
   std::string body;
   std::string content_type;  ///< The Content-Type header ("" when the page sent none).
   std::string source;        ///< "fixture" | "synthetic" | "live" (of the final response).
-  std::chrono::milliseconds elapsed{0};
+  std::chrono::milliseconds elapsed{0};  ///< From the start to `ready_at`, delays included.
+  /// When this answer arrives: the start plus the pages' delays (fixture
+  /// `fixedDelayMilliseconds`, slow synthetic pages) and the time spent on live fetches; the
+  /// deadline when the fetch timed out.
+  std::chrono::steady_clock::time_point ready_at{};
 };
 
 /// The web the mock's scraper reaches. Per hop, in order: stub mappings of the web root
@@ -65,7 +72,14 @@ class VirtualWeb {
   /// synthetic.json).
   explicit VirtualWeb(Options options);
 
+  /// Fetches, and returns at the result's `ready_at`: the pages' delays are slept, on the
+  /// calling thread (job workers, search, map).
   FetchResult fetch(const FetchRequest& request) const;
+  /// The same fetch without waiting for the pages' delays: it returns as soon as the answer is
+  /// known, and the caller must not reveal it before `ready_at` (the scrape route answers on a
+  /// timer; ADR 0015). A page slower than the timeout is a SCRAPE_TIMEOUT due at the deadline.
+  /// Live fetches still take their real time.
+  FetchResult fetch_deferred(const FetchRequest& request) const;
 
   /// The web root's stub mappings (the admin API edits them).
   StubStore& stubs() { return *stubs_; }
@@ -86,7 +100,10 @@ class VirtualWeb {
 
  private:
   struct Hop;
+  /// One hop starting at `at` (virtual time: the delays of earlier hops already added); `at`
+  /// comes back as the time its answer arrives.
   Hop fetch_one(const Url& url, const FetchRequest& request,
+                std::chrono::steady_clock::time_point& at,
                 std::chrono::steady_clock::time_point deadline) const;
 
   Options options_;
