@@ -28,25 +28,6 @@ std::string start(const ApiClient& api, const json& request) {
   return reply.body["id"];
 }
 
-json status(const ApiClient& api, const std::string& id) {
-  const ApiReply reply = api.get("/v2/agent/" + id);
-  INFO(reply.status << " " << reply.text.substr(0, 2000));
-  REQUIRE(reply.status == 200);
-  require_schema("v2/agent-status.response", reply.body);
-  return reply.body;
-}
-
-/// Polls until the job leaves `processing` (at most 20 s).
-json wait_end(const ApiClient& api, const std::string& id) {
-  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  for (;;) {
-    json body = status(api, id);
-    if (body["status"] != "processing") return body;
-    REQUIRE(std::chrono::steady_clock::now() < give_up);
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-}
-
 }  // namespace
 
 TEST_CASE("an agent job answers as the synchronous agent does, and bills what it read",
@@ -56,7 +37,7 @@ TEST_CASE("an agent job answers as the synchronous agent does, and bills what it
   const auto before = balance(api);
   const json request = {{"prompt", "library opening hours winter"}, {"model", "spark-1-mini"}};
   const std::string id = start(api, request);
-  const json done = wait_end(api, id);
+  const json done = wait_agent_end(api, id);
   CHECK(done["status"] == "completed");
   CHECK(done["success"] == true);
   CHECK(done["model"] == "spark-1-mini");
@@ -76,7 +57,7 @@ TEST_CASE("an agent job answers as the synchronous agent does, and bills what it
   const json schema = {{"type", "object"},
                        {"properties", {{"homes", {{"type", "integer"}}}}},
                        {"required", json::array({"homes"})}};
-  const json shaped = wait_end(
+  const json shaped = wait_agent_end(
       api,
       start(api, {{"prompt", "how many homes does the solar farm supply"}, {"schema", schema}}));
   REQUIRE(shaped["status"] == "completed");
@@ -88,7 +69,7 @@ TEST_CASE("a running agent job can be cancelled", "[agent][job][cancel]") {
   ApiClient api(mock.url());
   const auto before = balance(api);
   const std::string id = start(api, {{"prompt", "harbour bridge repairs cost"}});
-  const json running = status(api, id);
+  const json running = agent_status(api, id);
   CHECK(running["status"] == "processing");
   CHECK_FALSE(running.contains("data"));
   CHECK(running["creditsUsed"] == 0);
@@ -97,12 +78,12 @@ TEST_CASE("a running agent job can be cancelled", "[agent][job][cancel]") {
   REQUIRE(cancelled.status == 200);
   require_schema("v2/agent-cancel.response", cancelled.body);
   CHECK(cancelled.body == json{{"success", true}});
-  const json after = status(api, id);
+  const json after = agent_status(api, id);
   CHECK(after["status"] == "cancelled");
   CHECK_FALSE(after.contains("data"));
   // It stays cancelled and read nothing, so it cost nothing.
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  CHECK(status(api, id)["status"] == "cancelled");
+  CHECK(agent_status(api, id)["status"] == "cancelled");
   CHECK(balance(api) == before);
 
   // Cancelling again answers as the first time.
@@ -124,18 +105,18 @@ TEST_CASE("agent job ids: unknown, another team's, finished, expired", "[agent][
   const std::string id = start(api, {{"prompt", "river levels barges"}});
   CHECK(other.get("/v2/agent/" + id).status == 404);
   CHECK(other.del("/v2/agent/" + id).status == 404);
-  REQUIRE(wait_end(api, id)["status"] == "completed");
+  REQUIRE(wait_agent_end(api, id)["status"] == "completed");
 
   // Nothing left to cancel: the service answers success false, and the job stays completed.
   const ApiReply late = api.del("/v2/agent/" + id);
   CHECK(late.status == 200);
   require_schema("v2/agent-cancel.response", late.body);
   CHECK(late.body["success"] == false);
-  CHECK(status(api, id)["status"] == "completed");
+  CHECK(agent_status(api, id)["status"] == "completed");
 
   // Results are kept a day after the job ends.
   REQUIRE(api.post("/__admin/clock/advance", {{"milliseconds", 23LL * 3600 * 1000}}).status == 200);
-  CHECK(status(api, id)["status"] == "completed");
+  CHECK(agent_status(api, id)["status"] == "completed");
   REQUIRE(api.post("/__admin/clock/advance", {{"milliseconds", 2LL * 3600 * 1000}}).status == 200);
   const ApiReply expired = api.get("/v2/agent/" + id);
   CHECK(expired.status == 404);
@@ -147,8 +128,8 @@ TEST_CASE("maxCredits stops an agent job that would spend more", "[agent][job][c
   ApiClient api(mock.url());
   const json urls = json::array({kBridge, kRiver, kSolar});
   const auto before = balance(api);
-  const json stopped =
-      wait_end(api, start(api, {{"prompt", "what happened"}, {"urls", urls}, {"maxCredits", 2}}));
+  const json stopped = wait_agent_end(
+      api, start(api, {{"prompt", "what happened"}, {"urls", urls}, {"maxCredits", 2}}));
   CHECK(stopped["status"] == "failed");
   CHECK(stopped["error"] == "Agent reached max credits");
   CHECK(stopped["stopReason"] == "credit_limit_reached");
@@ -156,15 +137,15 @@ TEST_CASE("maxCredits stops an agent job that would spend more", "[agent][job][c
   CHECK_FALSE(stopped.contains("data"));
   CHECK(balance(api) == before - 2);
 
-  const json enough =
-      wait_end(api, start(api, {{"prompt", "what happened"}, {"urls", urls}, {"maxCredits", 3}}));
+  const json enough = wait_agent_end(
+      api, start(api, {{"prompt", "what happened"}, {"urls", urls}, {"maxCredits", 3}}));
   CHECK(enough["status"] == "completed");
   CHECK(enough["creditsUsed"] == 3);
 
   // A team that runs out of credits mid-job: the job fails with what it spent.
   REQUIRE(api.post("/__admin/settings/credits", {{"team", "team-1"}, {"credits", 1}}).status ==
           200);
-  const json poor = wait_end(api, start(api, {{"prompt", "what happened"}, {"urls", urls}}));
+  const json poor = wait_agent_end(api, start(api, {{"prompt", "what happened"}, {"urls", urls}}));
   CHECK(poor["status"] == "failed");
   CHECK(poor["creditsUsed"] == 1);
   CHECK(poor["error"].get<std::string>().find("Insufficient credits") != std::string::npos);

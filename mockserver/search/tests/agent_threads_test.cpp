@@ -5,8 +5,8 @@
 #include <thread>
 
 #include "search_support.hpp"
-#include "webhook_receiver.hpp"
 #include "webdata/webhooks.hpp"
+#include "webhook_receiver.hpp"
 
 using namespace search_test;
 using namespace std::chrono_literals;
@@ -17,7 +17,9 @@ namespace {
 const std::string kKettle = "https://shop.example.test/products/trail-kettle";
 
 /// A well-formed id that names nothing.
-std::string webdata_test_uuid() { return "0b8a3c1e-1d2f-4a5b-8c9d-0e1f2a3b4c5d"; }
+std::string webdata_test_uuid() {
+  return "0b8a3c1e-1d2f-4a5b-8c9d-0e1f2a3b4c5d";
+}
 
 webdata::mock::Config two_teams(bool jobs = false, long long pacing_ms = 10) {
   auto config = RunningMock::quiet_config();
@@ -46,16 +48,6 @@ json get_ok(const ApiClient& api, const std::string& path, const std::string& sc
   return reply.body;
 }
 
-json wait_end(const ApiClient& api, const std::string& id) {
-  const auto give_up = std::chrono::steady_clock::now() + 20s;
-  for (;;) {
-    json body = get_ok(api, "/v2/agent/" + id, "v2/agent-status.response");
-    if (body["status"] != "processing") return body;
-    REQUIRE(std::chrono::steady_clock::now() < give_up);
-    std::this_thread::sleep_for(20ms);
-  }
-}
-
 std::vector<std::string> event_types(const json& trace) {
   std::vector<std::string> out;
   for (const auto& event : trace["events"]) out.push_back(event["type"]);
@@ -64,16 +56,15 @@ std::vector<std::string> event_types(const json& trace) {
 
 }  // namespace
 
-TEST_CASE("GET /v2/agent lists the team's runs newest first, a page at a time",
-          "[agent][list]") {
+TEST_CASE("GET /v2/agent lists the team's runs newest first, a page at a time", "[agent][list]") {
   RunningMock mock(two_teams());
   ApiClient api(mock.url());
   ApiClient other(mock.url(), "other-key");
   std::vector<std::string> ids;
   for (int i = 0; i < 23; ++i) {
-    ids.push_back(post_agent(api, {{"prompt", "price " + std::to_string(i)},
-                                   {"urls", {kKettle}},
-                                   {"effort", "low"}})["id"]);
+    ids.push_back(post_agent(
+        api,
+        {{"prompt", "price " + std::to_string(i)}, {"urls", {kKettle}}, {"effort", "low"}})["id"]);
   }
   const std::string theirs = post_agent(other, {{"prompt", "library hours"}})["id"];
 
@@ -147,8 +138,8 @@ TEST_CASE("a run's trace tells the pages it read and its snapshot holds the answ
 
   // The artifact's snapshot is the answer.
   const std::string snapshot = events[6]["artifact"]["snapshotId"];
-  const json content = get_ok(api, "/v2/agent/" + id + "/snapshots/" + snapshot,
-                              "v2/agent-snapshot.response");
+  const json content =
+      get_ok(api, "/v2/agent/" + id + "/snapshots/" + snapshot, "v2/agent-snapshot.response");
   CHECK(content["snapshot"] == started["data"]["result"]);
   CHECK(content["snapshotId"] == snapshot);
 
@@ -161,8 +152,7 @@ TEST_CASE("a run's trace tells the pages it read and its snapshot holds the answ
   const ApiReply unknown = api.get("/v2/agent/" + webdata_test_uuid() + "/trace");
   CHECK(unknown.status == 404);
   CHECK(unknown.body["error"] == "Agent job not found");
-  const ApiReply other_team =
-      ApiClient(mock.url(), "other-key").get("/v2/agent/" + id + "/trace");
+  const ApiReply other_team = ApiClient(mock.url(), "other-key").get("/v2/agent/" + id + "/trace");
   CHECK(other_team.status == 404);
 }
 
@@ -191,8 +181,8 @@ TEST_CASE("threads: a follow-up is the next turn, one run at a time, listed by t
           "[agent][threads][job]") {
   RunningMock mock(two_teams(true, 200));
   ApiClient api(mock.url());
-  const json first = post_agent(api, {{"prompt", "What does the trail kettle cost?"},
-                                      {"urls", {kKettle}}});
+  const json first =
+      post_agent(api, {{"prompt", "What does the trail kettle cost?"}, {"urls", {kKettle}}});
   CHECK(first["threadTurn"] == 1);
   const std::string thread_id = first["threadId"];
 
@@ -205,12 +195,12 @@ TEST_CASE("threads: a follow-up is the next turn, one run at a time, listed by t
   const json running = get_ok(api, "/v2/agent/threads/" + thread_id, "v2/agent-thread.response");
   CHECK(running["thread"]["status"] == "running");
 
-  wait_end(api, first["id"]);
-  const json second = post_agent(
-      api, {{"prompt", "How heavy is it?"}, {"threadId", thread_id}, {"mode", "chat"}});
+  wait_agent_end(api, first["id"]);
+  const json second =
+      post_agent(api, {{"prompt", "How heavy is it?"}, {"threadId", thread_id}, {"mode", "chat"}});
   CHECK(second["threadId"] == thread_id);
   CHECK(second["threadTurn"] == 2);
-  const json answer = wait_end(api, second["id"]);
+  const json answer = wait_agent_end(api, second["id"]);
   CHECK(answer["status"] == "completed");
   CHECK(answer["threadTurn"] == 2);
   CHECK(answer["mode"] == "chat");
@@ -235,9 +225,8 @@ TEST_CASE("threads: a follow-up is the next turn, one run at a time, listed by t
   CHECK(run2["urls"] == json::array({kKettle}));
   CHECK(run2["message"] == answer["message"]);
   CHECK(run2["finishedAt"].is_string());
-  const json with_data =
-      get_ok(api, "/v2/agent/threads/" + thread_id + "?includeData=true",
-             "v2/agent-thread.response");
+  const json with_data = get_ok(api, "/v2/agent/threads/" + thread_id + "?includeData=true",
+                                "v2/agent-thread.response");
   CHECK(with_data["thread"]["runs"][0]["data"]["sources"] == json::array({kKettle}));
   CHECK_FALSE(with_data["thread"]["runs"][1].contains("data"));  // chat: no data
 
@@ -263,10 +252,9 @@ TEST_CASE("exchange settings are checked strictly and reported, inherited by a f
                          {"maxCalls", 5},
                          {"requireApproval", true},
                          {"onTermsRequired", "skip"}};
-  const json first =
-      post_agent(api, {{"prompt", "library hours"}, {"exchange", exchange}});
-  const json status = get_ok(api, "/v2/agent/" + first["id"].get<std::string>(),
-                             "v2/agent-status.response");
+  const json first = post_agent(api, {{"prompt", "library hours"}, {"exchange", exchange}});
+  const json status =
+      get_ok(api, "/v2/agent/" + first["id"].get<std::string>(), "v2/agent-status.response");
   CHECK(status["exchange"] == json{{"enabled", true},
                                    {"toolkits", {"news", "finance"}},
                                    {"requireApproval", true},
@@ -277,14 +265,13 @@ TEST_CASE("exchange settings are checked strictly and reported, inherited by a f
   const json second = post_agent(api, {{"prompt", "and on sundays?"},
                                        {"threadId", first["threadId"]},
                                        {"exchange", {{"requireApproval", false}}}});
-  const json follow = get_ok(api, "/v2/agent/" + second["id"].get<std::string>(),
-                             "v2/agent-status.response");
+  const json follow =
+      get_ok(api, "/v2/agent/" + second["id"].get<std::string>(), "v2/agent-status.response");
   CHECK(follow["exchange"]["toolkits"] == json::array({"news", "finance"}));
   CHECK(follow["exchange"]["requireApproval"] == false);
   // Without exchange, none is reported.
   const json plain = post_agent(api, {{"prompt", "library hours"}});
-  CHECK_FALSE(get_ok(api, "/v2/agent/" + plain["id"].get<std::string>(),
-                     "v2/agent-status.response")
+  CHECK_FALSE(get_ok(api, "/v2/agent/" + plain["id"].get<std::string>(), "v2/agent-status.response")
                   .contains("exchange"));
 
   const auto refused = [&](const json& bad, const json& path) {
@@ -362,9 +349,11 @@ TEST_CASE("agent webhooks of a job: failed and cancelled carry the credits spent
   const std::string cancelled =
       post_agent(api, {{"prompt", "library opening hours winter"}, {"webhook", hook}})["id"];
   REQUIRE(api.del("/v2/agent/" + cancelled).body["success"] == true);
-  const std::string failed = post_agent(
-      api, {{"prompt", "what happened"}, {"urls", {kBridge, kRiver}}, {"maxCredits", 1}, {"webhook", hook}})["id"];
-  REQUIRE(wait_end(api, failed)["status"] == "failed");
+  const std::string failed = post_agent(api, {{"prompt", "what happened"},
+                                              {"urls", {kBridge, kRiver}},
+                                              {"maxCredits", 1},
+                                              {"webhook", hook}})["id"];
+  REQUIRE(wait_agent_end(api, failed)["status"] == "failed");
   REQUIRE(mock.server().webhooks().drain("", 30s));
   const auto requests = receiver.requests();
   REQUIRE(requests.size() == 2);

@@ -2,8 +2,10 @@
 
 // Shared pieces of the search and agent HTTP tests.
 
+#include <chrono>
 #include <set>
 #include <string>
+#include <thread>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -50,6 +52,26 @@ inline void require_schema(const std::string& schema, const json& body) {
 }
 
 /// POST /v2/search that must succeed (200, schema-valid); returns the body.
+/// GET /v2/agent/{id}, answered 200 and schema-checked.
+inline json agent_status(const ApiClient& api, const std::string& id) {
+  const ApiReply reply = api.get("/v2/agent/" + id);
+  INFO(reply.status << " " << reply.text.substr(0, 2000));
+  REQUIRE(reply.status == 200);
+  require_schema("v2/agent-status.response", reply.body);
+  return reply.body;
+}
+
+/// Polls an agent run until it leaves `processing` (at most 20 s).
+inline json wait_agent_end(const ApiClient& api, const std::string& id) {
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  for (;;) {
+    json body = agent_status(api, id);
+    if (body["status"] != "processing") return body;
+    REQUIRE(std::chrono::steady_clock::now() < give_up);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
 inline json search(const ApiClient& api, json request, const std::string& version = "v2") {
   const ApiReply reply = api.post("/" + version + "/search", request);
   INFO(request.dump() << " -> " << reply.status << " " << reply.text.substr(0, 2000));
