@@ -196,6 +196,13 @@ void MockServer::add_admin_routes() {
     return http::Response::json(200, {{"now", iso8601(clock_.now())},
                                       {"offsetMs", clock_.offset().count()}});
   });
+  // Back to real time, keeping every job and run: a test that moved the clock to see something
+  // expire leaves the rest of the mock's state to the tests after it.
+  r.add("POST", "/__admin/clock/reset", [this](const http::Request&, const http::PathParams&) {
+    clock_.reset();
+    return http::Response::json(200, {{"now", iso8601(clock_.now())},
+                                      {"offsetMs", clock_.offset().count()}});
+  });
   r.add("GET", "/__admin/settings", [this](const http::Request&, const http::PathParams&) {
     json out = config_.to_json();
     json balances = json::object();

@@ -548,7 +548,9 @@ JobEngine::Lookup JobEngine::find(const std::string& id, const std::string& team
   if (job->team_id != team_id || job->kind != kind) return Lookup::not_found;
   const auto progress = job->lock();
   const auto now = clock_.now();
-  if (progress->finished_at && now > *progress->finished_at + std::chrono::hours(24)) {
+  // Once its results are dropped a job stays expired, even if the mock's clock is set back.
+  if (progress->expired_data_dropped ||
+      (progress->finished_at && now > *progress->finished_at + std::chrono::hours(24))) {
     if (!progress->expired_data_dropped) {
       // Past retention nothing of the results is kept: the id stays as a tombstone.
       std::vector<std::string>().swap(progress->documents);

@@ -1,6 +1,9 @@
 // The API front door over real HTTP: authentication, JSON parsing, schema validation,
 // idempotency keys, credits, the admin surface and API stubs.
 #include <catch2/catch.hpp>
+
+#include <chrono>
+#include <thread>
 #include <nlohmann/json.hpp>
 
 #include "api_client.hpp"
@@ -197,6 +200,36 @@ TEST_CASE("credits: a team without credits gets 402", "[api][credits]") {
   CHECK(api.get("/__admin/settings").body["creditBalances"]["team-1"] == 0);
   REQUIRE(api.post("/__admin/reset", json::object()).status == 200);
   CHECK(api.get("/__admin/settings").body["creditBalances"]["team-1"] == 1000000);
+}
+
+TEST_CASE("the admin clock goes back to real time and keeps the jobs", "[api][admin]") {
+  RunningMock mock;
+  const ApiClient api(mock.url());
+  auto finished_batch = [&] {
+    const auto started = api.post("/v2/batch/scrape", {{"urls", {"https://docs.example.test/"}}});
+    REQUIRE(started.status == 200);
+    const std::string id = started.body["id"];
+    for (int i = 0; i < 500 && api.get("/v2/batch/scrape/" + id).body["status"] != "completed";
+         ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    REQUIRE(api.get("/v2/batch/scrape/" + id).body["status"] == "completed");
+    return id;
+  };
+  const std::string kept = finished_batch();
+  const std::string read_expired = finished_batch();
+  REQUIRE(api.post("/__admin/clock/advance", {{"milliseconds", 48LL * 3600 * 1000}}).status == 200);
+  CHECK(api.get("/v2/batch/scrape/" + read_expired).status == 404);  // its results are dropped
+  const auto back = api.post("/__admin/clock/reset", json::object());
+  REQUIRE(back.status == 200);
+  CHECK(back.body["offsetMs"] == 0);
+  CHECK(api.get("/__admin/clock").body["offsetMs"] == 0);
+  const auto again = api.get("/v2/batch/scrape/" + kept);
+  CHECK(again.status == 200);  // never read while expired: kept, only the clock moved back
+  CHECK(again.body["data"].size() == 1);
+  const auto gone = api.get("/v2/batch/scrape/" + read_expired);
+  CHECK(gone.status == 404);  // a dropped job stays expired
+  CHECK(gone.body["error"] == "Job expired");
 }
 
 TEST_CASE("admin settings refuse bad bodies", "[api][admin]") {

@@ -610,6 +610,8 @@ void decode(const json& j, AgentResult& out, const Path& p) {
   r("threadTurn", out.thread_turn);
   r("mode", out.mode);
   r("message", out.message);
+  r("suggestions", out.suggestions);
+  r("pendingApproval", out.pending_approval);
   r("exchange", out.exchange);
   r.rest(out.extras);
 }
@@ -633,6 +635,8 @@ json encode(const AgentResult& v) {
   w("threadTurn", v.thread_turn);
   w("mode", v.mode);
   w("message", v.message);
+  w("suggestions", v.suggestions);
+  w("pendingApproval", v.pending_approval);
   w("exchange", v.exchange);
   const std::string prefix = kDataPrefix;
   for (const auto& [key, value] : v.extras) {

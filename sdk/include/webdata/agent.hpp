@@ -88,6 +88,10 @@ struct AgentResult {
   std::optional<long long> thread_turn;  ///< 1-based position in the thread.
   std::optional<std::string> mode;          ///< "extract" or "chat"
   std::optional<std::string> message;       ///< Chat mode: the answer as text.
+  /// Chat mode: follow-up prompts the service offers, `[{label, prompt}]` (the mock sends none).
+  std::optional<Json> suggestions;
+  /// Exchange: a tool call waiting for approval (the mock never has one).
+  std::optional<Json> pending_approval;
   std::optional<AgentExchangeSummary> exchange;
   Extras extras;
 };
