@@ -37,19 +37,13 @@ std::string chat_message(const AgentAnswer& answer) {
 
 /// A run's thread-run status (AgentThreadRun.status).
 const char* thread_run_status(const AgentProgress& progress) {
-  switch (progress.state) {
-    case AgentState::processing:
-      return "processing";
-    case AgentState::completed:
-      return "succeeded";
-    case AgentState::cancelled:
-      return "cancelled";
-    case AgentState::failed:
-      return progress.stop_reason == std::optional<std::string>("credit_limit_reached")
-                 ? "credit_limit_reached"
-                 : "failed";
+  // The thread's names differ from the status route's in two places only.
+  if (progress.state == AgentState::completed) return "succeeded";
+  if (progress.state == AgentState::failed &&
+      progress.stop_reason == std::optional<std::string>("credit_limit_reached")) {
+    return "credit_limit_reached";
   }
-  return "processing";
+  return agent_state_name(progress.state);
 }
 
 /// The exchange summary of a status or thread run (AgentExchangeSummary): what the run was set

@@ -53,13 +53,7 @@ AgentList decode_list(const json& j) {
   AgentList out;
   Reader r(j, p);
   r.skip("success");
-  if (const json* agents = r.find("agents"); agents != nullptr && !agents->is_null()) {
-    const Path list = p.child("agents");
-    if (!agents->is_array()) fail(list, "expected an array");
-    for (std::size_t i = 0; i < agents->size(); ++i) {
-      out.agents.push_back(decode_list_item((*agents)[i], list.at(i)));
-    }
-  }
+  r.each("agents", out.agents, decode_list_item);
   r("next", out.next);
   if (out.next) out.next_before = before_of(*out.next);
   return out;
@@ -73,28 +67,23 @@ AgentTrace decode_trace(const json& j) {
   r("id", out.id);
   r("creditsUsed", out.credits_used);
   r("activeBrowserSessions", out.active_browser_sessions);
-  if (const json* events = r.find("events"); events != nullptr && !events->is_null()) {
-    const Path list = p.child("events");
-    if (!events->is_array()) fail(list, "expected an array");
-    for (std::size_t i = 0; i < events->size(); ++i) {
-      const Path ep = list.at(i);
-      AgentTraceEvent event;
-      Reader e((*events)[i], ep);
-      e.req("type", event.type);
-      e("eventId", event.event_id);
-      e("runId", event.run_id);
-      e("occurredAt", event.occurred_at);
-      e("producerSequence", event.producer_sequence);
-      if (const json* agent = e.find("agent"); agent != nullptr && agent->is_object()) {
-        const Path ap = ep.child("agent");
-        Reader a(*agent, ap);
-        a("id", event.agent_id);
-        a("role", event.agent_role);
-      }
-      event.fields = from_tree((*events)[i]);
-      out.events.push_back(std::move(event));
+  r.each("events", out.events, [](const json& item, const Path& ep) {
+    AgentTraceEvent event;
+    Reader e(item, ep);
+    e.req("type", event.type);
+    e("eventId", event.event_id);
+    e("runId", event.run_id);
+    e("occurredAt", event.occurred_at);
+    e("producerSequence", event.producer_sequence);
+    if (const json* agent = e.find("agent"); agent != nullptr && agent->is_object()) {
+      const Path ap = ep.child("agent");
+      Reader a(*agent, ap);
+      a("id", event.agent_id);
+      a("role", event.agent_role);
     }
-  }
+    event.fields = from_tree(item);
+    return event;
+  });
   return out;
 }
 
@@ -130,13 +119,7 @@ AgentThread decode_thread(const json& j) {
   r("createdAt", out.created_at);
   r("updatedAt", out.updated_at);
   r("status", out.status);
-  if (const json* runs = r.find("runs"); runs != nullptr && !runs->is_null()) {
-    const Path list = p.child("runs");
-    if (!runs->is_array()) fail(list, "expected an array");
-    for (std::size_t i = 0; i < runs->size(); ++i) {
-      out.runs.push_back(decode_thread_run((*runs)[i], list.at(i)));
-    }
-  }
+  r.each("runs", out.runs, decode_thread_run);
   return out;
 }
 

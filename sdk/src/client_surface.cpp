@@ -30,15 +30,11 @@ MapResult decode_map(const json& j) {
   MapResult out;
   Reader r(j, p);
   r.skip("success");
-  if (const json* links = r.find("links"); links != nullptr && !links->is_null()) {
-    const Path list = p.child("links");
-    if (!links->is_array()) fail(list, "expected an array");
-    for (std::size_t i = 0; i < links->size(); ++i) {
-      MapLink link;
-      decode_link((*links)[i], link, list.at(i));
-      out.links.push_back(std::move(link));
-    }
-  }
+  r.each("links", out.links, [](const json& item, const Path& lp) {
+    MapLink link;
+    decode_link(item, link, lp);
+    return link;
+  });
   r("warning", out.warning);
   r.rest(out.extras);
   return out;
@@ -90,21 +86,16 @@ UsageHistory decode_history(const json& j, const char* used_key) {
   UsageHistory out;
   Reader r(j, p);
   r.skip("success");
-  if (const json* periods = r.find("periods"); periods != nullptr && !periods->is_null()) {
-    const Path list = p.child("periods");
-    if (!periods->is_array()) fail(list, "expected an array");
-    for (std::size_t i = 0; i < periods->size(); ++i) {
-      const Path ip = list.at(i);
-      UsagePeriod period;
-      Reader pr((*periods)[i], ip);
-      pr("startDate", period.start_date);
-      pr("endDate", period.end_date);
-      pr("apiKey", period.api_key);
-      pr(used_key, period.used);
-      pr.rest(period.extras);
-      out.periods.push_back(std::move(period));
-    }
-  }
+  r.each("periods", out.periods, [used_key](const json& item, const Path& ip) {
+    UsagePeriod period;
+    Reader pr(item, ip);
+    pr("startDate", period.start_date);
+    pr("endDate", period.end_date);
+    pr("apiKey", period.api_key);
+    pr(used_key, period.used);
+    pr.rest(period.extras);
+    return period;
+  });
   r.rest(out.extras);
   return out;
 }

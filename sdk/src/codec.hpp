@@ -214,6 +214,16 @@ class Reader {
   void operator()(const char* key, T& out) {
     val(key, out);
   }
+  /// An array member, each element made by `item(element, path)`; absent or null: left empty.
+  /// For lists whose elements are read differently from their model's own codec.
+  template <class T, class Item>
+  void each(const char* key, std::vector<T>& out, Item item) {
+    const json* v = find(key);
+    if (v == nullptr || v->is_null()) return;
+    const Path list = path_.child(key);
+    if (!v->is_array()) fail(list, "expected an array");
+    for (std::size_t i = 0; i < v->size(); ++i) out.push_back(item((*v)[i], list.at(i)));
+  }
   /// Marks a key as handled without reading it.
   void skip(const char* key) { seen_.push_back(key); }
   const json* find(const char* key) {
