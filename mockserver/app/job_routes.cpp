@@ -5,6 +5,7 @@
 #include "core/time.hpp"
 #include "jobs/crawl_rules.hpp"
 #include "core/url.hpp"
+#include "core/json_text.hpp"
 
 // Crawl and batch scrape endpoints, v1 and v2 (specification 4.4-4.8, wire-decisions 3).
 
@@ -44,8 +45,7 @@ http::Response not_found_or_expired(JobEngine::Lookup lookup) {
 constexpr const char* kDoneMessage = R"({"type":"done"})";
 
 std::string error_message(const std::string& error) {
-  return json{{"type", "error"}, {"error", error}}.dump(-1, ' ', false,
-                                                        json::error_handler_t::replace);
+  return json_text(json{{"type", "error"}, {"error", error}});
 }
 
 std::vector<std::string> split_protocols(const std::string& header) {

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "core/ids.hpp"
+#include "core/json_text.hpp"
 
 // POST /v1/scrape and POST /v2/scrape (specification 4.1, 4.2): one page through the scrape
 // pipeline, billed after the work (wire-decisions section 8). GET /v1|v2/scrape/{id}: a past
@@ -48,8 +49,7 @@ void MockServer::add_scrape_routes() {
           return *require_credits(call.team, outcome.credits);
         }
         // Serialized once: the same text is the answer and what GET /scrape/{id} serves later.
-        auto text = std::make_shared<const std::string>(
-            outcome.document.dump(-1, ' ', false, json::error_handler_t::replace));
+        auto text = std::make_shared<const std::string>(json_text(outcome.document));
         if (!scrape::keeps_nothing(call.body, call.version)) {
           scraper_->results().add(scrape::scrape_id_of(outcome.document), call.team.id, text,
                                   clock_.now());

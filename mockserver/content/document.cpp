@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "content/pipeline.hpp"
+#include "core/text.hpp"
 
 namespace webdata::mock::content {
 
@@ -282,27 +283,6 @@ std::string fenced(std::string_view text, std::string_view language) {
 }
 
 }  // namespace
-
-bool is_valid_utf8(std::string_view in) {
-  std::size_t i = 0;
-  while (i < in.size()) {
-    auto c = static_cast<unsigned char>(in[i]);
-    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    if (len == 0 || i + len > in.size()) return false;
-    std::uint32_t cp = len == 1 ? c : len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
-    for (std::size_t k = 1; k < len; ++k) {
-      auto cc = static_cast<unsigned char>(in[i + k]);
-      if ((cc >> 6) != 0x2) return false;
-      cp = (cp << 6) | (cc & 0x3F);
-    }
-    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-        cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-      return false;
-    }
-    i += len;
-  }
-  return true;
-}
 
 std::string sanitize_utf8(std::string_view in) {
   if (is_valid_utf8(in)) return std::string(in);

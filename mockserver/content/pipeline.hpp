@@ -67,6 +67,5 @@ std::string render_text(const Parsed& parsed, const View& view, const Options& o
 
 /// Replaces invalid UTF-8 sequences with U+FFFD (JSON output must be valid UTF-8).
 std::string sanitize_utf8(std::string_view in);
-bool is_valid_utf8(std::string_view in);
 
 }  // namespace webdata::mock::content

@@ -1,5 +1,8 @@
 #include "core/text.hpp"
 
+#include <cstdint>
+#include <cstring>
+
 namespace webdata::mock {
 namespace {
 
@@ -110,6 +113,40 @@ const char* reason_phrase(int status) {
     case 504: return "Gateway Timeout";
     default: return "";
   }
+}
+
+bool is_valid_utf8(std::string_view in) {
+  std::size_t i = 0;
+  const std::size_t n = in.size();
+  while (i < n) {
+    // ASCII runs (nearly all of a page's text) eight bytes at a time.
+    while (i + 8 <= n) {
+      std::uint64_t word;
+      std::memcpy(&word, in.data() + i, 8);
+      if ((word & 0x8080808080808080ULL) != 0) break;
+      i += 8;
+    }
+    if (i >= n) break;
+    auto c = static_cast<unsigned char>(in[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t len = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (len == 0 || i + len > n) return false;
+    std::uint32_t cp = len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
+    for (std::size_t k = 1; k < len; ++k) {
+      auto cc = static_cast<unsigned char>(in[i + k]);
+      if ((cc >> 6) != 0x2) return false;
+      cp = (cp << 6) | (cc & 0x3F);
+    }
+    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+        cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+      return false;
+    }
+    i += len;
+  }
+  return true;
 }
 
 }  // namespace webdata::mock

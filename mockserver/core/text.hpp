@@ -22,6 +22,8 @@ bool ends_with(std::string_view text, std::string_view suffix);
 
 /// Appends code point `cp` as UTF-8; NUL, surrogates and values past U+10FFFF become U+FFFD.
 void append_utf8(std::string& out, std::uint32_t cp);
+/// Well-formed UTF-8: no overlong forms, surrogates or code points above U+10FFFF.
+bool is_valid_utf8(std::string_view text);
 
 /// Header (or query) lists keep order and duplicates; names compare case-insensitively.
 using HeaderList = std::vector<std::pair<std::string, std::string>>;

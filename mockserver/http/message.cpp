@@ -1,6 +1,7 @@
 #include "http/message.hpp"
 
 #include "core/url.hpp"
+#include "core/json_text.hpp"
 
 namespace webdata::mock::http {
 
@@ -36,7 +37,7 @@ std::optional<std::string> Response::header(const std::string& name) const {
 Response Response::json(int status, const nlohmann::json& body) {
   Response r;
   r.status = status;
-  r.body = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  r.body = json_text(body);
   r.set_header("Content-Type", "application/json");
   return r;
 }

@@ -9,6 +9,7 @@
 #include "jobs/crawl_rules.hpp"
 #include "jobs/persistence.hpp"
 #include "core/url.hpp"
+#include "core/json_text.hpp"
 
 namespace webdata::mock::jobs {
 
@@ -504,8 +505,7 @@ void JobEngine::scrape_page(Runtime& runtime, const Task& task) {
   {
     const auto progress = job.lock();
     if (progress->terminal()) return;  // cancelled while this page was in flight
-    std::string serialized =
-        outcome.document.dump(-1, ' ', false, json::error_handler_t::replace);
+    std::string serialized = json_text(outcome.document);
     // Every page of a job is also a scrape of its own, readable by its scrapeId as deployments
     // store every scrape job (GET /scrape/{id}).
     if (!job.zero_data_retention && !scrape::keeps_nothing(options, job.version)) {
@@ -654,7 +654,7 @@ std::string JobEngine::status_body_locked(const Job& job, const JobProgress& pro
     head["warning"] = kRobotsBlockedWarning;
   }
   // The documents are already serialized: splice them in rather than parse them again.
-  const std::string head_text = head.dump(-1, ' ', false, json::error_handler_t::replace);
+  const std::string head_text = json_text(head);
   // One allocation of the exact size: growing a 10 MB chunk by doubling costs several copies
   // and page faults, which made each chunk take hundreds of milliseconds (bench/run.sh crawl).
   // Large bodies come from recycled, already resident buffers (LargeBuffers).

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_text.hpp"
+
 namespace webdata::mock::jobs {
 
 namespace {
@@ -171,7 +173,7 @@ void JobPersistence::save_job(const Job& job, const JobProgress& progress) {
                       ON CONFLICT(id) DO UPDATE SET status = ?9, total = ?10, completed = ?11,
                         credits_used = ?12, finished_at = ?13, error = ?14, expired = ?15)");
   s.bind(1, job.id).bind(2, job.team_id).bind(3, std::string(kind_name(job.kind)));
-  s.bind(4, job.version).bind(5, job.url).bind(6, job.options.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  s.bind(4, job.version).bind(5, job.url).bind(6, json_text(job.options));
   s.bind(7, to_ms(job.created_at)).bind(8, job.zero_data_retention ? 1LL : 0LL);
   s.bind(9, std::string(state_name(progress.status))).bind(10, static_cast<long long>(progress.total));
   s.bind(11, static_cast<long long>(progress.completed)).bind(12, static_cast<long long>(progress.credits_used));
@@ -200,7 +202,7 @@ void JobPersistence::add_document(const std::string& job_id, std::size_t index,
 void JobPersistence::add_error(const std::string& job_id, const JobError& error) {
   std::lock_guard<std::mutex> lock(mutex_);
   Statement s(db_, "INSERT INTO errors (job_id, body) VALUES (?, ?)");
-  s.bind(1, job_id).bind(2, error.to_json().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  s.bind(1, job_id).bind(2, json_text(error.to_json()));
   s.step();
 }
 

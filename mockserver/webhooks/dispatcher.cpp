@@ -10,6 +10,8 @@
 #include <ctime>
 #include <stdexcept>
 
+#include "core/json_text.hpp"
+
 namespace webdata::mock::webhooks {
 
 namespace {
@@ -79,7 +81,7 @@ std::optional<Target> fail(std::string* error, std::string message) {
 }
 
 std::string dump(const nlohmann::json& value) {
-  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return json_text(value);
 }
 
 std::string iso_time(std::chrono::system_clock::time_point when) {

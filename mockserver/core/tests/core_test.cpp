@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <set>
 #include <string>
 
 #include "core/base64.hpp"
@@ -135,4 +136,17 @@ TEST_CASE("text helpers", "[core][text]") {
   CHECK(std::string(reason_phrase(299)).empty());
   CHECK(is_uuid(uuid4()));
   CHECK_FALSE(is_uuid("not-a-uuid"));
+}
+
+TEST_CASE("uuid4: version 4, RFC 4122 variant, lower-case hex, distinct", "[core]") {
+  std::set<std::string> seen;
+  for (int i = 0; i < 2000; ++i) {
+    const std::string id = uuid4();
+    REQUIRE(is_uuid(id));
+    CHECK(id[14] == '4');
+    CHECK(std::string("89ab").find(id[19]) != std::string::npos);
+    CHECK(id.find_first_of("ABCDEF") == std::string::npos);
+    seen.insert(id);
+  }
+  CHECK(seen.size() == 2000);
 }
