@@ -304,12 +304,12 @@ std::string sanitize_utf8(std::string_view in) {
   return out;
 }
 
-Document Document::parse(const Page& page) {
+Document Document::parse(Page page) {
   auto impl = std::make_shared<Impl>();
-  impl->raw = page.body;
+  impl->raw = std::move(page.body);
   impl->content_type = page.content_type;
   impl->page_url = page.url;
-  impl->kind = kind_of(page.content_type, page.body);
+  impl->kind = kind_of(page.content_type, impl->raw);
   std::optional<Url> page_url = parse_url(page.url);
   std::string transcoded;
   if (impl->kind == Kind::kHtml) {
@@ -337,6 +337,8 @@ std::string Document::base_url() const {
 std::string Document::raw_html() const { return impl_->raw; }
 
 std::string Document::title() const { return impl_->title; }
+
+const Parsed& Document::parsed() const { return impl_->parsed; }
 
 std::string Document::html(const Options& options) const {
   validate_selectors(options);

@@ -45,6 +45,8 @@ std::optional<std::string> selector_error(std::string_view selector);
 /// Throws SelectorError for the first bad selector of options.include_tags / exclude_tags.
 void validate_selectors(const Options& options);
 
+struct Parsed;  // content/pipeline.hpp: the tree, its per-node figures and its base URL
+
 /// The replacement for a data: image URI when remove_base64_images is on (as the real service).
 inline constexpr std::string_view kBase64ImagePlaceholder = "<Base64-Image-Removed>";
 
@@ -58,7 +60,8 @@ class Document {
   enum class Kind { kHtml, kText, kJson, kXml, kBinary };
 
   /// Never throws on bad input: malformed HTML, invalid UTF-8 and deep nesting are all parsed.
-  static Document parse(const Page& page);
+  /// Takes the page by value: pass an rvalue and its body is moved in, not copied.
+  static Document parse(Page page);
 
   Kind kind() const;
   /// The base for relative URLs: <base href> resolved against Page::url, else Page::url.
@@ -79,6 +82,11 @@ class Document {
   /// Page-derived metadata (spec 2.3, wire-decisions 7): the named keys plus every other
   /// <meta name|property|itemprop> under its own name. Never the keys the scrape service owns.
   nlohmann::json metadata() const;
+
+  /// The page as parsed once (charset-decoded, invalid UTF-8 as U+FFFD), its per-node figures and
+  /// its base URL: what the formats walk instead of parsing the body again. An empty HTML
+  /// document for the non-HTML kinds. Lives as long as any copy of this Document.
+  const Parsed& parsed() const;
 
   struct Impl;
 

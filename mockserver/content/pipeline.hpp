@@ -1,6 +1,7 @@
 #pragma once
 
-// Internal pieces of the content pipeline shared by the cleaner and the renderers.
+// Pieces of the content pipeline shared by the cleaner and the renderers, and the parsed page
+// (Parsed) that formats and search walk through content::Document::parsed().
 
 #include <cstdint>
 #include <optional>

@@ -59,10 +59,10 @@ class Session {
   void load(content::Page page) {
     page_ = std::move(page);
     doc_ = std::make_unique<content::Document>(content::Document::parse(page_));
-    html_ = std::make_unique<detail::Html>(detail::parse_page(*doc_));
+    html_ = std::make_unique<detail::Html>(detail::Html::page(*doc_));
     values_.clear();
     checked_.clear();
-    for (const Node& n : html_->tree.nodes) {
+    for (const Node& n : html_->tree().nodes) {
       if (n.is("input") && n.has_attr("checked")) checked_.insert(n.id);
     }
     focus_.reset();
@@ -110,7 +110,7 @@ class Session {
 
   std::vector<const Node*> select(const std::string& selector) const {
     if (detail::trim(selector).empty()) throw Failure{"empty selector"};
-    return detail::select_all(html_->tree, selector);
+    return detail::select_all(html_->tree(), selector);
   }
 
   const Node* find_required(const std::string& selector) const {
@@ -143,12 +143,12 @@ class Session {
       std::vector<std::size_t> ids;
       for (const Node* n : found) ids.push_back(n->id);
       for (std::size_t k = 0; k < (all ? ids.size() : 1); ++k) {
-        if (click(html_->tree.nodes[ids[k]])) break;  // navigated: the rest are gone
+        if (click(html_->tree().nodes[ids[k]])) break;  // navigated: the rest are gone
       }
     } else if (type == "write") {
       std::string text = string_field(a, "text", true);
       if (!focus_) throw Failure{"no focused field to write into (click an input first)"};
-      values_[*focus_] = value_of(html_->tree.nodes[*focus_]) + text;
+      values_[*focus_] = value_of(html_->tree().nodes[*focus_]) + text;
     } else if (type == "press") {
       press(string_field(a, "key", true));
     } else if (type == "scroll") {
@@ -194,7 +194,7 @@ class Session {
         throw Failure{"script not supported by the mock's evaluator: " + result.error};
       scroll_y_ = js.scroll_y;
       out.result["javascriptReturns"].push_back(*result.result);
-      if (js.click) click(html_->tree.nodes[*js.click]);
+      if (js.click) click(html_->tree().nodes[*js.click]);
     } else if (type == "pdf") {
       PdfPageSetup setup;
       setup.format = a.value("format", setup.format);
@@ -226,7 +226,7 @@ class Session {
     }
     // form="id" attribute
     if (const std::string* id = n.attr("form")) {
-      for (const Node& f : html_->tree.nodes) {
+      for (const Node& f : html_->tree().nodes) {
         if (f.is("form") && f.attr("id") != nullptr && *f.attr("id") == *id) return &f;
       }
     }
@@ -256,7 +256,7 @@ class Session {
     const Node& n = target;
     if (n.is("label")) {
       if (const std::string* f = n.attr("for")) {
-        for (const Node& c : html_->tree.nodes) {
+        for (const Node& c : html_->tree().nodes) {
           if (c.is_element() && c.attr("id") != nullptr && *c.attr("id") == *f) return click(c);
         }
       }
@@ -266,7 +266,7 @@ class Session {
     if (n.is("input") && (type == "checkbox" || type == "radio")) {
       if (type == "radio") {
         const std::string* name = n.attr("name");
-        for (const Node& o : html_->tree.nodes) {
+        for (const Node& o : html_->tree().nodes) {
           if (o.is("input") && attr_lower(o, "type") == "radio" && name != nullptr &&
               o.attr("name") != nullptr && *o.attr("name") == *name) {
             checked_.erase(o.id);
@@ -303,7 +303,7 @@ class Session {
       if (name.empty()) return;
       query += (query.empty() ? "" : "&") + form_encode(name) + "=" + form_encode(value);
     };
-    for (const Node& n : html_->tree.nodes) {
+    for (const Node& n : html_->tree().nodes) {
       if (!n.is_element() || !n.has_ancestor(form) || n.has_attr("disabled")) continue;
       const std::string* name = n.attr("name");
       if (name == nullptr) continue;
@@ -325,7 +325,7 @@ class Session {
       } else if (n.is("select")) {
         std::string chosen;
         bool have = false;
-        for (const Node& o : html_->tree.nodes) {
+        for (const Node& o : html_->tree().nodes) {
           if (!o.is("option") || !o.has_ancestor(n)) continue;
           std::string v = o.attr("value") != nullptr ? *o.attr("value") : detail::text_of(o);
           if (!have || o.has_attr("selected")) chosen = v;
@@ -345,7 +345,7 @@ class Session {
   void press(const std::string& key) {
     if (key == "Enter") {
       if (!focus_) return;
-      const Node& n = html_->tree.nodes[*focus_];
+      const Node& n = html_->tree().nodes[*focus_];
       if (n.is("textarea")) {
         values_[n.id] = value_of(n) + "\n";
         return;
@@ -356,8 +356,8 @@ class Session {
     }
     if (key == "Tab") {
       std::size_t start = focus_ ? *focus_ + 1 : 0;
-      for (std::size_t id = start; id < html_->tree.nodes.size(); ++id) {
-        const Node& n = html_->tree.nodes[id];
+      for (std::size_t id = start; id < html_->tree().nodes.size(); ++id) {
+        const Node& n = html_->tree().nodes[id];
         if ((is_text_field(n) || n.is("select") || n.is("button")) && !n.has_attr("disabled")) {
           focus_ = id;
           return;
@@ -368,7 +368,7 @@ class Session {
     }
     if (key == "Backspace") {
       if (focus_) {
-        std::string v = value_of(html_->tree.nodes[*focus_]);
+        std::string v = value_of(html_->tree().nodes[*focus_]);
         while (!v.empty() && (static_cast<unsigned char>(v.back()) & 0xC0) == 0x80) v.pop_back();
         if (!v.empty()) v.pop_back();
         values_[*focus_] = v;
@@ -382,8 +382,8 @@ class Session {
     if (key == "PageUp") return scroll_to(scroll_y_ - settings_.viewport_height);
     if (key == "End") return scroll_to(height());
     if (key == "Home") return scroll_to(0);
-    if (detail::utf8_length(key) == 1 && focus_ && is_text_field(html_->tree.nodes[*focus_])) {
-      values_[*focus_] = value_of(html_->tree.nodes[*focus_]) + key;
+    if (detail::utf8_length(key) == 1 && focus_ && is_text_field(html_->tree().nodes[*focus_])) {
+      values_[*focus_] = value_of(html_->tree().nodes[*focus_]) + key;
     }
   }
 

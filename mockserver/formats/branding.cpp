@@ -88,7 +88,7 @@ struct Css {
 Css gather(const detail::Html& page, const std::string& extra_css) {
   Css css;
   std::string text;
-  for (const Node& n : page.tree.nodes) {
+  for (const Node& n : page.tree().nodes) {
     if (n.is("style")) {
       for (const Node* c : n.children) text += c->text;
       text += "\n";
@@ -97,7 +97,7 @@ Css gather(const detail::Html& page, const std::string& extra_css) {
   text += extra_css;
   css.rules = detail::parse_css(text);
   // Inline styles: a rule for the element's tag name (enough for body, a, button).
-  for (const Node& n : page.tree.nodes) {
+  for (const Node& n : page.tree().nodes) {
     if (!n.is_element() || !n.has_attr("style")) continue;
     std::string selector = n.name;
     if (const std::string* cls = n.attr("class")) {
@@ -167,9 +167,9 @@ json color_or_null(const std::optional<Rgba>& c) {
 }  // namespace
 
 std::vector<std::string> stylesheet_urls(const content::Document& doc) {
-  detail::Html page = detail::parse_page(doc);
+  detail::Html page = detail::Html::page(doc);
   std::vector<std::string> out;
-  for (const Node& n : page.tree.nodes) {
+  for (const Node& n : page.tree().nodes) {
     if (n.is("link") && rel_has(n, "stylesheet") && n.has_attr("href")) {
       std::string url = page.absolute(*n.attr("href"));
       if (std::find(out.begin(), out.end(), url) == out.end()) out.push_back(url);
@@ -179,7 +179,7 @@ std::vector<std::string> stylesheet_urls(const content::Document& doc) {
 }
 
 nlohmann::json branding(const content::Document& doc, const std::string& extra_css) {
-  detail::Html page = detail::parse_page(doc);
+  detail::Html page = detail::Html::page(doc);
   Css css = gather(page, extra_css);
 
   std::optional<Rgba> background =
@@ -196,7 +196,7 @@ nlohmann::json branding(const content::Document& doc, const std::string& extra_c
       if (name == "color-scheme" && detail::lower(value).find("dark") == 0) declared_dark = true;
     }
   }
-  for (const Node& n : page.tree.nodes) {
+  for (const Node& n : page.tree().nodes) {
     if (n.is("meta") && n.attr("name") != nullptr &&
         detail::lower(*n.attr("name")) == "color-scheme" && n.attr("content") != nullptr &&
         detail::lower(*n.attr("content")).find("dark") == 0) {
@@ -282,7 +282,7 @@ nlohmann::json branding(const content::Document& doc, const std::string& extra_c
       }
     }
   }
-  for (const Node& n : page.tree.nodes) {
+  for (const Node& n : page.tree().nodes) {
     if (!n.is("link") || !n.has_attr("href")) continue;
     const std::string& href = *n.attr("href");
     if (href.find("fonts.googleapis.com") == std::string::npos) continue;
@@ -305,7 +305,7 @@ nlohmann::json branding(const content::Document& doc, const std::string& extra_c
 
   // Logo: an image named "logo", or inside an element named so (the site header's home link).
   json logo = nullptr;
-  for (const Node& n : page.tree.nodes) {
+  for (const Node& n : page.tree().nodes) {
     if (!n.is("img") || detail::is_invisible(n)) continue;
     bool named = names_logo(n);
     for (const Node* p = n.parent; !named && p != nullptr; p = p->parent) {

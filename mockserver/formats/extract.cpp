@@ -14,7 +14,7 @@ namespace webdata::mock::formats {
 namespace extraction {
 
 void Extractor::prepare() {
-  const Node* root = content_.tree.body != nullptr ? content_.tree.body : content_.tree.document;
+  const Node* root = content_.tree().body != nullptr ? content_.tree().body : content_.tree().document;
   collect(*root, content_, page_ev_);
   json meta = doc_.metadata();
   auto str = [&](const char* key) -> std::string {
@@ -45,7 +45,7 @@ void Extractor::prepare() {
       page_ev_.fields.push_back({label_tokens(it.key()), it->get<std::string>(), nullptr});
   }
   // JSON-LD and microdata outside the content scope (head, header) still describe the page.
-  for (const Node& n : page_.tree.nodes) {
+  for (const Node& n : page_.tree().nodes) {
     if (!n.is("script")) continue;
     const std::string* type = n.attr("type");
     if (type == nullptr || detail::lower(*type) != "application/ld+json") continue;
@@ -120,8 +120,8 @@ json Extractor::run_prompt(const std::string& prompt) {
 nlohmann::json extract(const content::Document& doc, const content::Options& options,
                        const nlohmann::json& schema, const std::string& prompt) {
   using extraction::Extractor;
-  detail::Html page = detail::parse_page(doc);
-  detail::Html content = detail::parse_content(doc, options);
+  detail::Html page = detail::Html::page(doc);
+  detail::Html content = detail::Html::content(doc, options);
   if (schema.is_object() && !schema.empty()) {
     Extractor extractor(schema, page, content, doc, options);
     extractor.prepare();

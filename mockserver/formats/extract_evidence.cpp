@@ -137,7 +137,7 @@ void collect(const Node& root, const detail::Html& html, Evidence& ev) {
       std::string t = detail::text_of(*n);
       if (!t.empty()) {
         ev.headings.push_back(t);
-        if (ev.title.empty() && (tag == "h1" || &root != html.tree.body)) ev.title = t;
+        if (ev.title.empty() && (tag == "h1" || &root != html.tree().body)) ev.title = t;
         last_heading = t;
       }
     } else if (tag == "p") {

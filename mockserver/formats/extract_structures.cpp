@@ -300,7 +300,7 @@ std::optional<json> Extractor::fill_array(const Tokens& name, const json& s, con
 const Evidence& Extractor::whole_page() const {
   if (!whole_page_) {
     whole_page_ = std::make_unique<Evidence>();
-    const Node* root = page_.tree.body != nullptr ? page_.tree.body : page_.tree.document;
+    const Node* root = page_.tree().body != nullptr ? page_.tree().body : page_.tree().document;
     collect(*root, page_, *whole_page_);
   }
   return *whole_page_;

@@ -67,7 +67,7 @@ std::optional<json> Extractor::convert(const std::string& text, const Node* node
             if (detail::looks_like_url(abs)) return accept(abs, raw);
           }
         }
-        for (const Node& d : content_.tree.nodes) {
+        for (const Node& d : content_.tree().nodes) {
           if (d.has_ancestor(*node) && d.is("a") && d.has_attr("href")) {
             std::string abs = content_.absolute(*d.attr("href"));
             if (detail::looks_like_url(abs)) return accept(abs, raw);

@@ -344,12 +344,12 @@ class Evaluator {
     throw JsError("location." + part + " is not supported");
   }
 
-  const Node* root() const { return page_.html.tree.document; }
+  const Node* root() const { return page_.html.tree().document; }
 
   std::vector<const Node*> query(const Node* scope, const std::string& selector) const {
     std::vector<const Node*> out;
     try {
-      for (const Node* n : select_all(page_.html.tree, selector)) {
+      for (const Node* n : select_all(page_.html.tree(), selector)) {
         if (scope == nullptr || n->has_ancestor(*scope)) out.push_back(n);
       }
     } catch (const std::exception& e) {
@@ -374,9 +374,9 @@ class Evaluator {
       if (name == "domain") return str(location_part("hostname"));
       if (name == "readyState") return str("complete");
       if (name == "location") return host("location");
-      if (name == "body") return element(page_.html.tree.body);
-      if (name == "head") return element(page_.html.tree.head);
-      if (name == "documentElement") return element(page_.html.tree.html);
+      if (name == "body") return element(page_.html.tree().body);
+      if (name == "head") return element(page_.html.tree().head);
+      if (name == "documentElement") return element(page_.html.tree().html);
       if (name == "querySelector" || name == "querySelectorAll" || name == "getElementById" ||
           name == "getElementsByTagName" || name == "getElementsByClassName") {
         return method(v, name);
@@ -406,7 +406,7 @@ class Evaluator {
         const std::string* a = n.attr("value");
         return str(a != nullptr ? *a : n.is("textarea") ? text_of(n) : "");
       }
-      bool page_box = &n == page_.html.tree.body || &n == page_.html.tree.html;
+      bool page_box = &n == page_.html.tree().body || &n == page_.html.tree().html;
       if (page_box && (name == "scrollHeight" || name == "offsetHeight"))
         return num(page_.page_height);
       if (page_box && name == "clientHeight") return num(page_.viewport_height);
@@ -461,7 +461,7 @@ class Evaluator {
     }
     if (name == "querySelectorAll") return list(query(scope, arg_string(0)));
     if (name == "getElementById") {
-      for (const Node& n : page_.html.tree.nodes) {
+      for (const Node& n : page_.html.tree().nodes) {
         const std::string* id = n.attr("id");
         if (n.is_element() && id != nullptr && *id == arg_string(0)) return element(&n);
       }
@@ -470,7 +470,7 @@ class Evaluator {
     if (name == "getElementsByTagName") {
       std::string tag = lower(arg_string(0));
       std::vector<const Node*> out;
-      for (const Node& n : page_.html.tree.nodes) {
+      for (const Node& n : page_.html.tree().nodes) {
         if (n.is_element() && (tag == "*" || n.name == tag)) out.push_back(&n);
       }
       return list(out);
@@ -478,7 +478,7 @@ class Evaluator {
     if (name == "getElementsByClassName") {
       std::string cls = arg_string(0);
       std::vector<const Node*> out;
-      for (const Node& n : page_.html.tree.nodes) {
+      for (const Node& n : page_.html.tree().nodes) {
         const std::string* c = n.attr("class");
         if (!n.is_element() || c == nullptr) continue;
         for (const auto& w : split_words(*c)) {

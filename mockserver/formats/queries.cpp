@@ -57,13 +57,13 @@ std::size_t shared_words(const std::string& sentence, const std::set<std::string
 }  // namespace
 
 json attributes(const content::Document& doc, const json& selectors) {
-  const detail::Html page = detail::parse_page(doc);
+  const detail::Html page = detail::Html::page(doc);
   json out = json::array();
   for (const auto& entry : selectors) {
     const std::string selector = entry.value("selector", "");
     const std::string attribute = entry.value("attribute", "");
     json values = json::array();
-    for (const auto* node : detail::select_all(page.tree, selector)) {
+    for (const auto* node : detail::select_all(page.tree(), selector)) {
       if (const std::string* value = node->attr(attribute)) values.push_back(*value);
     }
     out.push_back({{"selector", selector}, {"attribute", attribute}, {"values", values}});

@@ -272,11 +272,7 @@ class LayoutBuilder {
 
 Layout layout(const content::Document& doc, const content::Options& options, int width,
               const std::map<std::size_t, std::string>& values) {
-  detail::Html html = detail::parse_page(doc);
-  content::Parsed parsed;
-  parsed.tree = std::move(html.tree);
-  parsed.stats = content::compute_stats(parsed.tree);
-  parsed.base = html.base;
+  const content::Parsed& parsed = doc.parsed();  // the page's own tree and figures, no parse
   // The whole page as a browser shows it; ads hidden when the scrape blocks them.
   content::Options view_options;
   view_options.only_main_content = false;

@@ -8,25 +8,23 @@
 namespace webdata::mock::formats::detail {
 
 std::string Html::absolute(std::string_view reference) const {
-  return resolve_url_string(base, reference);
+  return resolve_url_string(base_, reference);
 }
 
-Html parse_page(const content::Document& doc) {
+Html Html::page(const content::Document& doc) {
   Html out;
-  if (doc.kind() == content::Document::Kind::kHtml) {
-    out.tree = dom::parse_html(content::sanitize_utf8(doc.raw_html()));
-  } else {
-    out.tree = dom::parse_html("");
-  }
-  out.base = parse_url(doc.base_url());
+  out.doc_ = doc;
+  out.shared_ = &doc.parsed().tree;
+  out.base_ = doc.parsed().base;
   return out;
 }
 
-Html parse_content(const content::Document& doc, const content::Options& options) {
+Html Html::content(const content::Document& doc, const content::Options& options) {
   Html out;
   // The cleaned fragment has absolute URLs already, so the base only matters for leftovers.
-  out.tree = dom::parse_html(doc.kind() == content::Document::Kind::kHtml ? doc.html(options) : "");
-  out.base = parse_url(doc.base_url());
+  out.owned_ = std::make_unique<dom::Tree>(
+      dom::parse_html(doc.kind() == content::Document::Kind::kHtml ? doc.html(options) : ""));
+  out.base_ = doc.parsed().base;
   return out;
 }
 

@@ -1,9 +1,10 @@
 #pragma once
 
-// Internal: the page's DOM as the model-made formats walk it. content::Document keeps its tree
-// private, so the formats parse the same bytes again with the same parser: node ids (pre-order
-// positions) are therefore the same in every tree made from one Document.
+// Internal: the DOM trees the model-made formats walk. The page's tree is the content::Document's
+// own (parsed once, shared by every format and every copy of the Document), so node ids
+// (pre-order positions) are the same for actions, screenshots and queries of one page.
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,19 +18,29 @@ namespace webdata::mock::formats::detail {
 
 namespace dom = content::dom;
 
-/// A parsed HTML tree plus the base URL its relative references resolve against.
-struct Html {
-  dom::Tree tree;
-  std::optional<Url> base;
+/// An HTML tree plus the base URL its relative references resolve against: either the page's own
+/// tree (shared with the Document it came from) or a tree of its own (the cleaned content).
+class Html {
+ public:
+  /// The whole page as fetched (head included): for selectors, CSS, logos and layout. No parse:
+  /// the Document's tree, kept alive by this Html.
+  static Html page(const content::Document& doc);
+  /// The cleaned content of the page under `options` (main content, tags, ads), parsed from its
+  /// serialization: a document of its own, for evidence. SelectorError for a bad selector.
+  static Html content(const content::Document& doc, const content::Options& options);
 
+  const dom::Tree& tree() const { return owned_ ? *owned_ : *shared_; }
+  const std::optional<Url>& base() const { return base_; }
   /// An attribute URL made absolute (non-http schemes stay as written).
   std::string absolute(std::string_view reference) const;
-};
 
-/// The whole page as fetched (head included): for selectors, CSS, logos and layout.
-Html parse_page(const content::Document& doc);
-/// The cleaned content of the page under `options` (main content, tags, ads): for evidence.
-Html parse_content(const content::Document& doc, const content::Options& options);
+ private:
+  Html() = default;
+  std::optional<content::Document> doc_;  ///< keeps shared_ alive
+  const dom::Tree* shared_ = nullptr;
+  std::unique_ptr<dom::Tree> owned_;
+  std::optional<Url> base_;
+};
 
 /// Text of a subtree with whitespace collapsed, skipping script/style/template/noscript.
 std::string text_of(const dom::Node& node);

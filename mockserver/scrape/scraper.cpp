@@ -168,7 +168,7 @@ content::Document CachedPage::document(const std::string& page_url) const {
     page.content_type = fetched_.content_type;
     page.status_code = fetched_.status;
     page.body = fetched_.body;
-    document_ = content::Document::parse(page);
+    document_ = content::Document::parse(std::move(page));
   });
   return *document_;
 }
@@ -504,7 +504,7 @@ Outcome Scraper::scrape_page(const json& options, const std::string& version, co
     fetched.body = upload->body;
     proxy_used = "basic";
   } else if (cached) {
-    fetched = cached->fetched();
+    // A hit reads the cached answer in place: its body is not copied (it can be megabytes).
     proxy_used = cached->proxy_used();
     cached_at = cached->stored_at();
     hit = true;
@@ -529,39 +529,47 @@ Outcome Scraper::scrape_page(const json& options, const std::string& version, co
     }
   }
 
-  if (!fetched.ok) {
-    const bool timed_out = fetched.error_code == "SCRAPE_TIMEOUT";
+  const web::FetchResult& got = hit ? cached->fetched() : fetched;
+  if (!got.ok) {
+    const bool timed_out = got.error_code == "SCRAPE_TIMEOUT";
     out.failure = Failure{timed_out ? 408 : 500,
-                          fetched.error_code.empty() ? "SCRAPE_ALL_ENGINES_FAILED" : fetched.error_code,
-                          fetched.error_message.empty() ? "The page could not be fetched"
-                                                        : fetched.error_message};
+                          got.error_code.empty() ? "SCRAPE_ALL_ENGINES_FAILED" : got.error_code,
+                          got.error_message.empty() ? "The page could not be fetched"
+                                                        : got.error_message};
     return out;
   }
   const bool has_actions = options.contains("actions") && options.at("actions").is_array() &&
                            !options.at("actions").empty();
-  if (is_pdf(fetched.content_type)) {
+  if (is_pdf(got.content_type)) {
     if (has_actions) {
       out.failure = Failure{500, "SCRAPE_ACTION_ERROR",
-                            "Actions need an HTML page; " + fetched.url + " is a PDF"};
+                            "Actions need an HTML page; " + got.url + " is a PDF"};
       return out;
     }
     Outcome pdf =
-        scrape_pdf(options, version, url, fetched, proxy_used, hit, cached_at, now, key, store);
+        scrape_pdf(options, version, url, got, proxy_used, hit, cached_at, now, key, store);
     pdf.ready_at = out.ready_at;
     return pdf;
   }
-  if (!is_html_like(fetched.content_type)) {
+  if (!is_html_like(got.content_type)) {
     out.failure = Failure{500, "SCRAPE_UNSUPPORTED_FILE_ERROR",
-                          "Unsupported content type '" + fetched.content_type + "' at " +
-                              fetched.url};
+                          "Unsupported content type '" + got.content_type + "' at " +
+                              got.url};
     return out;
   }
 
-  if (!hit && store && fetched.status >= 200 && fetched.status < 300) {
-    cached = cache_.store(key, fetched, now, proxy_used);
+  if (!hit && store && got.status >= 200 && got.status < 300) {
+    cached = cache_.store(key, std::move(fetched), now, proxy_used);  // `got` is moved from
   }
 
-  content::Page page = page_of(std::move(fetched), parsed->str());
+  // The formats of a cached page come from its Document (parsed once, kept with it), so the page
+  // here needs its body only when nothing is cached.
+  const web::FetchResult& source = cached ? cached->fetched() : fetched;
+  content::Page page;
+  page.url = source.url.empty() ? parsed->str() : source.url;
+  page.content_type = source.content_type;
+  page.status_code = source.status;
+  if (!cached) page.body = std::move(fetched.body);
   const content::Options extract = content_options(options);
   const Formats formats = parse_formats(options.value("formats", json()));
 
@@ -775,7 +783,6 @@ Outcome Scraper::scrape_page(const json& options, const std::string& version, co
   out.status_code = page.status_code;
   out.final_url = page.url;
   out.content_type = page.content_type;
-  out.html = std::move(page.body);
   return out;
 }
 

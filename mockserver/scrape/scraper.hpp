@@ -38,7 +38,6 @@ struct Outcome {
   std::string final_url;       ///< After redirects.
   std::string content_type;
   std::vector<std::string> links;  ///< Every link of the page, for the crawler, whatever the formats.
-  std::string html;                ///< The fetched body (crawler: sitemap/robots reading).
   /// When the answer is due: the delays of the pages fetched (fixture fixedDelayMilliseconds,
   /// slow synthetic pages) are not slept by scrape_deferred() but added up here; a scrape that
   /// timed out is due at its deadline. The epoch (default): due now.

@@ -5,6 +5,7 @@
 
 #include "content/document.hpp"
 #include "content/dom.hpp"
+#include "content/pipeline.hpp"
 #include "core/text.hpp"
 #include "core/time.hpp"
 #include "core/url.hpp"
@@ -135,14 +136,9 @@ std::optional<PageRecord> SearchService::read_page(const std::string& url,
                  to_lower(meta_string(metadata, "og:type")) == "article";
 
   // Images with their alt text and declared size, and the first <time datetime>.
-  const content::dom::Tree tree = content::dom::parse_html(fetched.body);
-  std::optional<Url> base = parsed;
-  for (const auto& node : tree.nodes) {
-    if (node.is("base") && node.attr("href") != nullptr) {
-      if (auto resolved = resolve_url(parsed, *node.attr("href"))) base = resolved;
-      break;
-    }
-  }
+  // The Document's own tree (no second parse); its base already honours <base href>.
+  const content::dom::Tree& tree = document.parsed().tree;
+  const std::optional<Url>& base = document.parsed().base;
   std::set<std::string> seen;
   for (const auto& node : tree.nodes) {
     if (node.is("time") && !page.date && node.attr("datetime") != nullptr) {
