@@ -56,6 +56,13 @@ struct JobEngine::Runtime {
   std::string api_key;  ///< The key that started the job: its pages are billed to it.
 };
 
+struct JobEngine::Deferred {
+  std::shared_ptr<Runtime> runtime;
+  Task task;
+  json options;
+  scrape::Outcome outcome;
+};
+
 namespace {
 
 ScopeOptions scope_options(const json& o, const std::string& version) {
@@ -279,13 +286,20 @@ void JobEngine::worker_loop() {
   while (!stopping_) {
     std::shared_ptr<Runtime> runtime;
     Task task;
-    if (!pick_locked(runtime, task)) {
-      // Sleep until woken, or until the earliest delayed job may start its next page.
-      auto until = SteadyClock::time_point::max();
+    std::shared_ptr<Deferred> due;
+    const auto now = SteadyClock::now();
+    if (!deferred_.empty() && deferred_.begin()->first <= now) {
+      // A page whose answer came due: recorded before any new page starts.
+      due = std::move(deferred_.begin()->second);
+      deferred_.erase(deferred_.begin());
+      runtime = due->runtime;
+      task = due->task;
+    } else if (!pick_locked(runtime, task)) {
+      // Sleep until woken, until the earliest delayed job may start its next page, or until the
+      // earliest deferred page is due.
+      auto until = deferred_.empty() ? SteadyClock::time_point::max() : deferred_.begin()->first;
       for (const auto& r : running_) {
-        if (!r->pending.empty() && r->next_start > SteadyClock::now()) {
-          until = std::min(until, r->next_start);
-        }
+        if (!r->pending.empty() && r->next_start > now) until = std::min(until, r->next_start);
       }
       if (until == SteadyClock::time_point::max()) {
         wake_.wait(lock);
@@ -293,23 +307,39 @@ void JobEngine::worker_loop() {
         wake_.wait_until(lock, until);
       }
       continue;
-    }
-    // Wake-ups are chained: a worker that took a page wakes one more only if another page can
-    // start now, and that one does the same. Waking every idle worker after each page (as
-    // before) made the idle half of the pool wake and sleep again thousands of times a second,
-    // which cost a crawl more CPU than its pages did on a 2-core machine (bench/analysis.md).
-    const auto now = SteadyClock::now();
-    if (std::any_of(running_.begin(), running_.end(),
-                    [&](const std::shared_ptr<Runtime>& r) { return runnable_locked(*r, now); })) {
+    } else if (std::any_of(running_.begin(), running_.end(),
+                           [picked_at = SteadyClock::now(), this](const std::shared_ptr<Runtime>& r) {
+                             // Not `now`: the pick moved its job's next start past it.
+                             return runnable_locked(*r, picked_at);
+                           })) {
+      // Wake-ups are chained: a worker that took a page wakes one more only if another page
+      // can start now, and that one does the same. Waking every idle worker after each page
+      // (as before) made the idle half of the pool wake and sleep again thousands of times a
+      // second, which cost a crawl more CPU than its pages did on a 2-core machine
+      // (bench/analysis.md).
       wake_.notify_one();
     }
     lock.unlock();
+    std::shared_ptr<Deferred> later;
     try {
-      run_task(*runtime, task);
+      if (due) {
+        const UsageAttribution attribution(runtime->api_key);  // its credits, billed to its key
+        record_page(*runtime, task, due->options, due->outcome);
+      } else {
+        later = run_task(runtime, task);
+      }
     } catch (const std::exception& e) {
       fail_job(*runtime, std::string("internal error: ") + e.what());
     }
     lock.lock();
+    if (later) {
+      // Not due yet: no worker sleeps for it. An idle worker may be waiting without a deadline,
+      // so one is woken to take this page's deadline into account.
+      const auto ready_at = later->outcome.ready_at;
+      deferred_.emplace(ready_at, std::move(later));
+      wake_.notify_one();
+      continue;
+    }
     --runtime->in_flight;
     --team_in_flight_[runtime->team->id];
     // Page pacing is per job: its next page starts no sooner than this.
@@ -368,14 +398,15 @@ JobEngine::QueueFigures JobEngine::queue_figures(const std::string& team_id) con
   return out;
 }
 
-void JobEngine::run_task(Runtime& runtime, const Task& task) {
-  const UsageAttribution attribution(runtime.api_key);
-  if (runtime.job->lock()->terminal()) return;  // cancelled while queued
+std::shared_ptr<JobEngine::Deferred> JobEngine::run_task(const std::shared_ptr<Runtime>& runtime,
+                                                         const Task& task) {
+  const UsageAttribution attribution(runtime->api_key);
+  if (runtime->job->lock()->terminal()) return nullptr;  // cancelled while queued
   if (task.seed) {
-    seed_crawl(runtime);
-  } else {
-    scrape_page(runtime, task);
+    seed_crawl(*runtime);
+    return nullptr;
   }
+  return scrape_page(runtime, task);
 }
 
 void JobEngine::seed_crawl(Runtime& runtime) {
@@ -460,7 +491,9 @@ bool JobEngine::robots_allow(Runtime& runtime, const std::string& url) {
   return allowed;
 }
 
-void JobEngine::scrape_page(Runtime& runtime, const Task& task) {
+std::shared_ptr<JobEngine::Deferred> JobEngine::scrape_page(
+    const std::shared_ptr<Runtime>& runtime_ptr, const Task& task) {
+  Runtime& runtime = *runtime_ptr;
   Job& job = *runtime.job;
   if (job.kind == JobKind::crawl && !robots_allow(runtime, task.url)) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -469,12 +502,22 @@ void JobEngine::scrape_page(Runtime& runtime, const Task& task) {
     progress->total = runtime.queued - runtime.failed;
     progress->robots_blocked.push_back(task.url);
     if (persistence_) persistence_->add_robots_blocked(job.id, task.url);
-    return;
+    return nullptr;
   }
   json options = task.options ? *task.options : runtime.scrape_options;
   options["url"] = task.url;
-  scrape::Outcome outcome = scraper_.scrape(options, job.version, *runtime.team);
+  scrape::Outcome outcome = scraper_.scrape_deferred(options, job.version, *runtime.team);
+  if (outcome.ready_at > SteadyClock::now()) {
+    return std::make_shared<Deferred>(
+        Deferred{runtime_ptr, task, std::move(options), std::move(outcome)});
+  }
+  record_page(runtime, task, options, outcome);
+  return nullptr;
+}
 
+void JobEngine::record_page(Runtime& runtime, const Task& task, const json& options,
+                            scrape::Outcome& outcome) {
+  Job& job = *runtime.job;
   if (outcome.failure) {
     // A failed page is listed by the errors endpoint and leaves `total`. When it is the start
     // page of a crawl, the crawl has nothing to follow: it ends failed, with the reason.

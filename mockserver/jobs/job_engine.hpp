@@ -142,9 +142,16 @@ class JobEngine {
   void worker_loop();
   bool runnable_locked(const Runtime& runtime, std::chrono::steady_clock::time_point now);
   bool pick_locked(std::shared_ptr<Runtime>& runtime, Task& task);
-  void run_task(Runtime& runtime, const Task& task);
+  /// A page whose answer is not due yet (slow page, fixture delay, timeout): kept with its
+  /// outcome until ready_at instead of a worker sleeping for it; it stays in flight meanwhile.
+  struct Deferred;
+  /// Runs one task; a page not yet due comes back as a Deferred for the worker to queue.
+  std::shared_ptr<Deferred> run_task(const std::shared_ptr<Runtime>& runtime, const Task& task);
   void seed_crawl(Runtime& runtime);
-  void scrape_page(Runtime& runtime, const Task& task);
+  std::shared_ptr<Deferred> scrape_page(const std::shared_ptr<Runtime>& runtime, const Task& task);
+  /// Records a scraped page (or its failure) in its job and follows its links.
+  void record_page(Runtime& runtime, const Task& task, const nlohmann::json& options,
+                   scrape::Outcome& outcome);
   /// robots.txt of a page on another origin than the start (fetched once per origin).
   bool robots_allow(Runtime& runtime, const std::string& url);
   /// Queues `url` for the crawl if it is new, in scope, allowed and within the limit.
@@ -173,6 +180,8 @@ class JobEngine {
   std::map<std::string, std::shared_ptr<Job>> jobs_;
   std::list<std::shared_ptr<Runtime>> running_;  // round-robin order
   std::map<std::string, int> team_in_flight_;
+  /// Pages waiting for their answer to be due, earliest first (the workers' timers).
+  std::multimap<std::chrono::steady_clock::time_point, std::shared_ptr<Deferred>> deferred_;
   EventSink sink_;
   std::unique_ptr<JobPersistence> persistence_;
   std::vector<std::thread> workers_;

@@ -584,3 +584,59 @@ TEST_CASE("concurrency: maxConcurrency per job and the team limit across jobs",
     CHECK(most >= 2);
   }
 }
+
+TEST_CASE("a job's slow pages hold no engine worker: another team's page is not kept waiting",
+          "[jobs][concurrency]") {
+  // 24 pages that answer after 3 s, more than the engine's 16 workers: a worker that slept for
+  // its page would leave none for the other team's page until the first slow ones were done.
+  auto config = fast_config();
+  config.teams = {{"team-1", {"test-key"}}, {"team-2", {"other-key"}}};
+  config.teams[0].concurrency = 64;
+  RunningMock mock(config);
+  const ApiClient slow_api(mock.url());
+  const ApiClient other_api(mock.url(), "other-key");
+  json urls = json::array();
+  for (int i = 0; i < 24; ++i) {
+    urls.push_back("https://delay-3000.p" + std::to_string(i) + ".synthetic.test/");
+  }
+  const auto started_at = std::chrono::steady_clock::now();
+  const auto slow = slow_api.post("/v2/batch/scrape", {{"urls", urls}, {"maxConcurrency", 64}});
+  REQUIRE(slow.status == 200);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // every slow page in flight
+
+  const auto fast_at = std::chrono::steady_clock::now();
+  const auto fast = other_api.post("/v2/batch/scrape", {{"urls", {"https://docs.example.test/"}}});
+  REQUIRE(fast.status == 200);
+  const std::string fast_status = "/v2/batch/scrape/" + fast.body["id"].get<std::string>();
+  json fast_done;
+  for (int i = 0; i < 1000; ++i) {
+    fast_done = other_api.get(fast_status).body;
+    if (fast_done["status"] != "scraping") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  const auto fast_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - fast_at);
+  const std::string slow_status = "/v2/batch/scrape/" + slow.body["id"].get<std::string>();
+  const json slow_while = slow_api.get(slow_status).body;
+  INFO("the other team's page took " << fast_ms.count() << " ms behind 24 slow pages");
+  CHECK(fast_done["status"] == "completed");
+  CHECK(fast_done["completed"] == 1);
+  CHECK(slow_while["status"] == "scraping");  // the slow pages were still waiting
+  CHECK(slow_while["completed"] == 0);
+  CHECK(fast_ms < std::chrono::milliseconds(2000));
+
+  json slow_done;
+  for (int i = 0; i < 1500; ++i) {
+    slow_done = slow_api.get(slow_status).body;
+    if (slow_done["status"] != "scraping") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  CHECK(slow_done["status"] == "completed");
+  CHECK(slow_done["completed"] == 24);
+  CHECK(slow_done["data"].size() == 24);
+  // Each page's delay is served in full, all of them side by side.
+  const auto slow_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - started_at);
+  CHECK(slow_ms >= std::chrono::milliseconds(2900));
+  CHECK(slow_ms < std::chrono::milliseconds(20000));
+}
