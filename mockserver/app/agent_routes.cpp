@@ -130,16 +130,21 @@ void MockServer::add_agent_routes() {
     if (config_.agent_jobs) return http::Response::json(200, answer);
 
     // The synchronous form answers with the result, or 402 when the team could not pay it (the
-    // run is kept, failed, as the service keeps its failed runs).
-    if (started.credits_needed > 0) {
-      if (auto refused = require_credits(call.team, started.credits_needed)) return *refused;
-      return http::Response::error(402, "Insufficient credits to perform this request");
-    }
-    const json status = agents_->status_body(job);
-    for (const char* key : {"data", "message", "creditsUsed"}) {
-      if (status.contains(key)) answer[key] = status.at(key);
-    }
-    return http::Response::json(200, answer);
+    // run is kept, failed, as the service keeps its failed runs). Slow pages it read are not
+    // slept: the answer is written on the I/O thread's timer when they are due.
+    http::Response response = [&] {
+      if (started.credits_needed > 0) {
+        if (auto refused = require_credits(call.team, started.credits_needed)) return *refused;
+        return http::Response::error(402, "Insufficient credits to perform this request");
+      }
+      const json status = agents_->status_body(job);
+      for (const char* key : {"data", "message", "creditsUsed"}) {
+        if (status.contains(key)) answer[key] = status.at(key);
+      }
+      return http::Response::json(200, answer);
+    }();
+    response.delay = due_in(started.ready_at);
+    return response;
   });
 
   api("GET", "/v2/agent", "", [this](ApiCall& call) {

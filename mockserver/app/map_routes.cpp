@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include "app/mock_server.hpp"
+#include "core/time.hpp"
 #include "core/url.hpp"
 #include "jobs/site_map.hpp"
 #include "search/index.hpp"
@@ -101,8 +102,12 @@ void MockServer::add_map_routes() {
       if (!search.empty()) options.limit = 100000;
 
       jobs::MapResult result = jobs::map_site(*web_, options);
+      // The site's delays are not slept: the answer is written on the I/O thread's timer when
+      // the map is due (at the deadline when it timed out).
       if (result.timed_out) {
-        return http::Response::error(408, "Map timed out", "MAP_TIMEOUT");
+        http::Response timed_out = http::Response::error(408, "Map timed out", "MAP_TIMEOUT");
+        timed_out.delay = due_in(result.ready_at);
+        return timed_out;
       }
       if (!search.empty()) rank_by_relevance(result.links, search);
       if (result.links.size() > limit) result.links.resize(limit);
@@ -119,7 +124,10 @@ void MockServer::add_map_routes() {
         if (!link.description.empty()) item["description"] = link.description;
         links.push_back(std::move(item));
       }
-      return http::Response::json(200, {{"success", true}, {"links", std::move(links)}});
+      http::Response response =
+          http::Response::json(200, {{"success", true}, {"links", std::move(links)}});
+      response.delay = due_in(result.ready_at);
+      return response;
     });
   }
 }

@@ -158,17 +158,22 @@ void MockServer::add_parse_routes() {
     upload.content_type = from_media ? file->content_type : kind->content_type;
     upload.body = file->body;
     scrape::Outcome outcome = scraper_->scrape_upload(options, upload, call.team);
-    if (outcome.failure) {
-      return http::Response::error(outcome.failure->http_status, outcome.failure->message,
-                                   outcome.failure->code);
-    }
-    if (!teams_.try_charge(call.team.id, outcome.credits)) {
-      return *require_credits(call.team, outcome.credits);
-    }
-    // The document names the file it came from, as the service's does.
-    json& metadata = outcome.document["metadata"];
-    metadata["sourceURL"] = filename;
-    return http::Response::json(200, json{{"success", true}, {"data", outcome.document}});
+    http::Response response = [&] {
+      if (outcome.failure) {
+        return http::Response::error(outcome.failure->http_status, outcome.failure->message,
+                                     outcome.failure->code);
+      }
+      if (!teams_.try_charge(call.team.id, outcome.credits)) {
+        return *require_credits(call.team, outcome.credits);
+      }
+      // The document names the file it came from, as the service's does.
+      json& metadata = outcome.document["metadata"];
+      metadata["sourceURL"] = filename;
+      return http::Response::json(200, json{{"success", true}, {"data", outcome.document}});
+    }();
+    // Pages its actions navigated to may be slow: the answer waits on the I/O thread's timer.
+    response.delay = outcome.due_in();
+    return response;
   });
 }
 

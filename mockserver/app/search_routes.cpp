@@ -8,6 +8,7 @@
 
 #include "app/mock_server.hpp"
 #include "core/ids.hpp"
+#include "core/json_text.hpp"
 #include "core/time.hpp"
 #include "search/service.hpp"
 #include "search/text.hpp"
@@ -144,18 +145,29 @@ void MockServer::add_search_routes() {
           std::int64_t credits = 0;
           std::size_t timed_out = 0;
           std::size_t failed = 0;
+          // The results are scraped one after another: each starts when the one before is due
+          // (`due`), so slow pages add up against the search's timeout as if each had been
+          // waited for, and the answer waits for the last of them on the I/O thread's timer.
+          Clock::time_point due{};
+          auto scrape_next = [&](const json& options) {
+            const auto begin = std::max(Clock::now(), due);
+            scrape::Outcome outcome =
+                scraper_->scrape_deferred(options, call.version, call.team, begin);
+            due = std::max(begin, outcome.ready_at);
+            return outcome;
+          };
           auto scrape_url = [&](const std::string& url) -> const scrape::Outcome* {
             auto it = scraped.find(url);
             if (it != scraped.end()) return &it->second;
-            const auto left =
-                std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                deadline - std::max(Clock::now(), due));
             if (left.count() <= 0) return nullptr;
             json options = scrape_options;
             options["url"] = url;
             options["timeout"] =
                 std::min<long long>(options.value("timeout", 30000LL), left.count());
             options.erase("waitFor");
-            it = scraped.emplace(url, scraper_->scrape(options, call.version, call.team)).first;
+            it = scraped.emplace(url, scrape_next(options)).first;
             return &it->second;
           };
           // ignoreInvalidURLs: results the scrape endpoint would refuse (not an http(s) URL, a file
@@ -168,7 +180,7 @@ void MockServer::add_search_routes() {
             bool ok = parse_http_url(url).has_value();
             if (ok) {
               json probe = {{"url", url}, {"formats", json::array()}, {"timeout", 10000}};
-              const auto outcome = scraper_->scrape(probe, call.version, call.team);
+              const auto outcome = scrape_next(probe);
               ok = !(outcome.failure && (outcome.failure->code == "SCRAPE_UNSUPPORTED_FILE_ERROR" ||
                                          outcome.failure->code == "BAD_REQUEST"));
             }
@@ -215,8 +227,7 @@ void MockServer::add_search_routes() {
                     if (!scrape::keeps_nothing(scrape_options, call.version)) {
                       scraper_->results().add(
                           scrape::scrape_id_of(outcome->document), call.team.id,
-                          std::make_shared<const std::string>(outcome->document.dump(
-                              -1, ' ', false, json::error_handler_t::replace)),
+                          std::make_shared<const std::string>(json_text(outcome->document)),
                           clock_.now());
                     }
                   }
@@ -263,24 +274,28 @@ void MockServer::add_search_routes() {
                                " result(s) could not be scraped; see their metadata.error");
           }
 
-          if (credits > 0 && !teams_.try_charge(call.team.id, credits)) {
-            return *require_credits(call.team, credits);
-          }
-          json warning = nullptr;
-          if (!warnings.empty()) {
-            std::string text;
-            for (const auto& w : warnings) text += (text.empty() ? "" : "; ") + w;
-            warning = text;
-          }
-          json body = {{"success", true}, {"creditsUsed", credits}, {"id", uuid4()}};
-          if (v2) {
-            body["data"] = std::move(data);
-            body["warning"] = warning;
-          } else {
-            body["data"] = data.contains("web") ? data["web"] : json::array();
-            if (!warning.is_null()) body["warning"] = warning;
-          }
-          return http::Response::json(200, body);
+          http::Response response = [&] {
+            if (credits > 0 && !teams_.try_charge(call.team.id, credits)) {
+              return *require_credits(call.team, credits);
+            }
+            json warning = nullptr;
+            if (!warnings.empty()) {
+              std::string text;
+              for (const auto& w : warnings) text += (text.empty() ? "" : "; ") + w;
+              warning = text;
+            }
+            json body = {{"success", true}, {"creditsUsed", credits}, {"id", uuid4()}};
+            if (v2) {
+              body["data"] = std::move(data);
+              body["warning"] = warning;
+            } else {
+              body["data"] = data.contains("web") ? data["web"] : json::array();
+              if (!warning.is_null()) body["warning"] = warning;
+            }
+            return http::Response::json(200, body);
+          }();
+          response.delay = due_in(due);
+          return response;
         });
   }
 }

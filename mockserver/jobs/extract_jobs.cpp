@@ -218,7 +218,11 @@ void ExtractEngine::run(ExtractJob& job) {
       return;
     }
     options["url"] = pages[i];
-    scrape::Outcome outcome = scraper_.scrape(options, request.version, team);
+    scrape::Outcome outcome = scraper_.scrape_deferred(options, request.version, team);
+    // A slow page holds the job's slot until its answer is due, as the service's queue would;
+    // the wait is the runner's, so a reset or the engine's stop cuts it short.
+    const auto left = due_in(outcome.ready_at);
+    if (left.count() > 0 && !runner_.pause(left, is_ended)) return;
     if (outcome.failure) {
       last_failure = pages[i] + ": " + outcome.failure->message;
       warnings.push_back("Skipped " + pages[i] + ": " + outcome.failure->message);

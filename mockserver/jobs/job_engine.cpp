@@ -56,11 +56,15 @@ struct JobEngine::Runtime {
   std::string api_key;  ///< The key that started the job: its pages are billed to it.
 };
 
+struct JobEngine::Later {
+  SteadyClock::time_point ready_at{};  ///< The epoch: due now.
+  std::function<void()> complete;      ///< Runs on a worker, without the engine's lock.
+};
+
 struct JobEngine::Deferred {
   std::shared_ptr<Runtime> runtime;
   Task task;
-  json options;
-  scrape::Outcome outcome;
+  std::function<void()> complete;
 };
 
 namespace {
@@ -289,7 +293,7 @@ void JobEngine::worker_loop() {
     std::shared_ptr<Deferred> due;
     const auto now = SteadyClock::now();
     if (!deferred_.empty() && deferred_.begin()->first <= now) {
-      // A page whose answer came due: recorded before any new page starts.
+      // A task whose fetches came due: completed before any new task starts.
       due = std::move(deferred_.begin()->second);
       deferred_.erase(deferred_.begin());
       runtime = due->runtime;
@@ -320,13 +324,17 @@ void JobEngine::worker_loop() {
       wake_.notify_one();
     }
     lock.unlock();
-    std::shared_ptr<Deferred> later;
+    std::optional<Later> later;
     try {
+      const UsageAttribution attribution(runtime->api_key);  // its credits, billed to its key
       if (due) {
-        const UsageAttribution attribution(runtime->api_key);  // its credits, billed to its key
-        record_page(*runtime, task, due->options, due->outcome);
+        due->complete();
       } else {
         later = run_task(runtime, task);
+        if (later && later->ready_at <= SteadyClock::now()) {
+          later->complete();
+          later.reset();
+        }
       }
     } catch (const std::exception& e) {
       fail_job(*runtime, std::string("internal error: ") + e.what());
@@ -334,9 +342,9 @@ void JobEngine::worker_loop() {
     lock.lock();
     if (later) {
       // Not due yet: no worker sleeps for it. An idle worker may be waiting without a deadline,
-      // so one is woken to take this page's deadline into account.
-      const auto ready_at = later->outcome.ready_at;
-      deferred_.emplace(ready_at, std::move(later));
+      // so one is woken to take this task's deadline into account.
+      deferred_.emplace(later->ready_at, std::make_shared<Deferred>(Deferred{
+                                             runtime, task, std::move(later->complete)}));
       wake_.notify_one();
       continue;
     }
@@ -398,32 +406,33 @@ JobEngine::QueueFigures JobEngine::queue_figures(const std::string& team_id) con
   return out;
 }
 
-std::shared_ptr<JobEngine::Deferred> JobEngine::run_task(const std::shared_ptr<Runtime>& runtime,
-                                                         const Task& task) {
-  const UsageAttribution attribution(runtime->api_key);
-  if (runtime->job->lock()->terminal()) return nullptr;  // cancelled while queued
-  if (task.seed) {
-    seed_crawl(*runtime);
-    return nullptr;
-  }
+std::optional<JobEngine::Later> JobEngine::run_task(const std::shared_ptr<Runtime>& runtime,
+                                                   const Task& task) {
+  if (runtime->job->lock()->terminal()) return std::nullopt;  // cancelled while queued
+  if (task.seed) return seed_crawl(runtime);
   return scrape_page(runtime, task);
 }
 
-void JobEngine::seed_crawl(Runtime& runtime) {
-  const Job& job = *runtime.job;
-  const Url& start = runtime.scope->start();
+JobEngine::Later JobEngine::seed_crawl(const std::shared_ptr<Runtime>& runtime) {
+  const Job& job = *runtime->job;
+  const Url& start = runtime->scope->start();
   const std::string origin = start.origin();
   const json& o = job.options;
 
+  // robots.txt, then the sitemaps one after another: each fetch starts when the one before it
+  // was due, and the crawl's first pages are queued when the last is (nothing sleeps).
+  SteadyClock::time_point due{};
   RobotsTxt robots;
   std::vector<std::string> sitemap_urls;
   auto fetch_text = [&](const std::string& url) -> std::optional<std::string> {
     web::FetchRequest request;
     request.url = url;
     request.timeout = std::chrono::seconds(10);
-    const auto fetched = web_.fetch(request);
+    request.start = due;
+    auto fetched = web_.fetch_deferred(request);
+    due = std::max(due, fetched.ready_at);
     if (!fetched.ok || fetched.status != 200) return std::nullopt;
-    return fetched.body;
+    return std::move(fetched.body);
   };
   const auto robots_text = fetch_text(origin + "/robots.txt");
   if (robots_text) robots = RobotsTxt::parse(*robots_text);
@@ -439,10 +448,13 @@ void JobEngine::seed_crawl(Runtime& runtime) {
                     [&](const std::string& loc) { sitemap_urls.push_back(loc); });
   }
 
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (!ignore_robots) runtime.robots = std::move(robots);
-  offer_locked(runtime, job.url, 0);
-  for (const auto& url : sitemap_urls) offer_locked(runtime, url, 0);
+  return Later{due, [this, runtime, robots = std::move(robots), ignore_robots,
+                     sitemap_urls = std::move(sitemap_urls)]() mutable {
+                 std::lock_guard<std::mutex> lock(mutex_);
+                 if (!ignore_robots) runtime->robots = std::move(robots);
+                 offer_locked(*runtime, runtime->job->url, 0);
+                 for (const auto& url : sitemap_urls) offer_locked(*runtime, url, 0);
+               }};
 }
 
 void JobEngine::offer_locked(Runtime& runtime, const std::string& text, int depth) {
@@ -469,50 +481,57 @@ void JobEngine::offer_locked(Runtime& runtime, const std::string& text, int dept
   runtime.pending.push_back(Task{target.str(), depth, false, nullptr});
 }
 
-bool JobEngine::robots_allow(Runtime& runtime, const std::string& url) {
+std::optional<bool> JobEngine::known_robots(Runtime& runtime, const std::string& url) {
   const auto parsed = parse_http_url(url);
   if (!parsed || runtime.ignore_robots) return true;
   const std::string origin = parsed->origin();
   if (origin == runtime.start_origin) return true;  // checked when queued
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = runtime.other_robots.find(origin);
-    if (it != runtime.other_robots.end()) return it->second.allowed(parsed->target());
-  }
-  web::FetchRequest request;
-  request.url = origin + "/robots.txt";
-  request.timeout = std::chrono::seconds(10);
-  const auto fetched = web_.fetch(request);
-  RobotsTxt robots;
-  if (fetched.ok && fetched.status == 200) robots = RobotsTxt::parse(fetched.body);
-  const bool allowed = robots.allowed(parsed->target());
   std::lock_guard<std::mutex> lock(mutex_);
-  runtime.other_robots.emplace(origin, std::move(robots));
-  return allowed;
+  auto it = runtime.other_robots.find(origin);
+  if (it != runtime.other_robots.end()) return it->second.allowed(parsed->target());
+  return std::nullopt;
 }
 
-std::shared_ptr<JobEngine::Deferred> JobEngine::scrape_page(
-    const std::shared_ptr<Runtime>& runtime_ptr, const Task& task) {
-  Runtime& runtime = *runtime_ptr;
-  Job& job = *runtime.job;
-  if (job.kind == JobKind::crawl && !robots_allow(runtime, task.url)) {
+std::optional<JobEngine::Later> JobEngine::scrape_page(const std::shared_ptr<Runtime>& runtime,
+                                                      const Task& task) {
+  Job& job = *runtime->job;
+  // A page of another origin than the start is checked against its own robots.txt, fetched
+  // once per origin; the page's own fetch starts when that answer is due.
+  SteadyClock::time_point start{};
+  std::optional<bool> allowed =
+      job.kind == JobKind::crawl ? known_robots(*runtime, task.url) : std::optional<bool>(true);
+  if (!allowed) {
+    const auto parsed = parse_http_url(task.url);
+    web::FetchRequest request;
+    request.url = parsed->origin() + "/robots.txt";
+    request.timeout = std::chrono::seconds(10);
+    const auto fetched = web_.fetch_deferred(request);
+    start = fetched.ready_at;
+    RobotsTxt robots;
+    if (fetched.ok && fetched.status == 200) robots = RobotsTxt::parse(fetched.body);
+    allowed = robots.allowed(parsed->target());
     std::lock_guard<std::mutex> lock(mutex_);
-    --runtime.queued;  // a blocked page is not a page of the crawl
-    const auto progress = job.lock();
-    progress->total = runtime.queued - runtime.failed;
-    progress->robots_blocked.push_back(task.url);
-    if (persistence_) persistence_->add_robots_blocked(job.id, task.url);
-    return nullptr;
+    runtime->other_robots.emplace(parsed->origin(), std::move(robots));
   }
-  json options = task.options ? *task.options : runtime.scrape_options;
+  if (!*allowed) {
+    return Later{start, [this, runtime, task] {
+                   std::lock_guard<std::mutex> lock(mutex_);
+                   --runtime->queued;  // a blocked page is not a page of the crawl
+                   Job& blocked = *runtime->job;
+                   const auto progress = blocked.lock();
+                   progress->total = runtime->queued - runtime->failed;
+                   progress->robots_blocked.push_back(task.url);
+                   if (persistence_) persistence_->add_robots_blocked(blocked.id, task.url);
+                 }};
+  }
+  json options = task.options ? *task.options : runtime->scrape_options;
   options["url"] = task.url;
-  scrape::Outcome outcome = scraper_.scrape_deferred(options, job.version, *runtime.team);
-  if (outcome.ready_at > SteadyClock::now()) {
-    return std::make_shared<Deferred>(
-        Deferred{runtime_ptr, task, std::move(options), std::move(outcome)});
-  }
-  record_page(runtime, task, options, outcome);
-  return nullptr;
+  auto outcome = std::make_shared<scrape::Outcome>(
+      scraper_.scrape_deferred(options, job.version, *runtime->team, start));
+  const auto ready_at = outcome->ready_at;
+  return Later{ready_at, [this, runtime, task, options = std::move(options), outcome] {
+                 record_page(*runtime, task, options, *outcome);
+               }};
 }
 
 void JobEngine::record_page(Runtime& runtime, const Task& task, const json& options,

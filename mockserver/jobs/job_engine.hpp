@@ -142,18 +142,24 @@ class JobEngine {
   void worker_loop();
   bool runnable_locked(const Runtime& runtime, std::chrono::steady_clock::time_point now);
   bool pick_locked(std::shared_ptr<Runtime>& runtime, Task& task);
-  /// A page whose answer is not due yet (slow page, fixture delay, timeout): kept with its
-  /// outcome until ready_at instead of a worker sleeping for it; it stays in flight meanwhile.
+  /// What is left of a task once its fetches are made: `complete` records their results when
+  /// they are due (`ready_at`). A task that is not due yet (a slow page, a fixture delay, a
+  /// timeout, slow robots.txt or sitemaps) waits in `deferred_` instead of a worker sleeping
+  /// for it; it stays in flight meanwhile.
+  struct Later;
   struct Deferred;
-  /// Runs one task; a page not yet due comes back as a Deferred for the worker to queue.
-  std::shared_ptr<Deferred> run_task(const std::shared_ptr<Runtime>& runtime, const Task& task);
-  void seed_crawl(Runtime& runtime);
-  std::shared_ptr<Deferred> scrape_page(const std::shared_ptr<Runtime>& runtime, const Task& task);
+  /// Runs one task's fetches; nothing when the job ended while the task was queued.
+  std::optional<Later> run_task(const std::shared_ptr<Runtime>& runtime, const Task& task);
+  /// The crawl's first step: robots.txt and sitemaps, then the start page and the sitemaps'
+  /// pages are queued.
+  Later seed_crawl(const std::shared_ptr<Runtime>& runtime);
+  std::optional<Later> scrape_page(const std::shared_ptr<Runtime>& runtime, const Task& task);
   /// Records a scraped page (or its failure) in its job and follows its links.
   void record_page(Runtime& runtime, const Task& task, const nlohmann::json& options,
                    scrape::Outcome& outcome);
-  /// robots.txt of a page on another origin than the start (fetched once per origin).
-  bool robots_allow(Runtime& runtime, const std::string& url);
+  /// Whether robots.txt lets the crawl read `url`: known for the start origin and for origins
+  /// whose robots.txt was read already; nullopt when it must be fetched first.
+  std::optional<bool> known_robots(Runtime& runtime, const std::string& url);
   /// Queues `url` for the crawl if it is new, in scope, allowed and within the limit.
   void offer_locked(Runtime& runtime, const std::string& url, int depth);
   void finish_locked(Runtime& runtime);
@@ -180,7 +186,7 @@ class JobEngine {
   std::map<std::string, std::shared_ptr<Job>> jobs_;
   std::list<std::shared_ptr<Runtime>> running_;  // round-robin order
   std::map<std::string, int> team_in_flight_;
-  /// Pages waiting for their answer to be due, earliest first (the workers' timers).
+  /// Tasks waiting for their fetches to be due, earliest first (the workers' timers).
   std::multimap<std::chrono::steady_clock::time_point, std::shared_ptr<Deferred>> deferred_;
   EventSink sink_;
   std::unique_ptr<JobPersistence> persistence_;

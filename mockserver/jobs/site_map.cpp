@@ -13,12 +13,12 @@ namespace {
 
 using SteadyClock = std::chrono::steady_clock;
 
-/// Time left before the deadline, capped so one slow fetch cannot take the whole map.
-std::chrono::milliseconds fetch_timeout(SteadyClock::time_point deadline) {
+/// Time left from `at` to the deadline, capped so one slow fetch cannot take the whole map.
+std::chrono::milliseconds fetch_timeout(SteadyClock::time_point at,
+                                        SteadyClock::time_point deadline) {
   constexpr std::chrono::milliseconds kMax{10000};
   if (deadline == SteadyClock::time_point::max()) return kMax;
-  const auto left =
-      std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now());
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - at);
   return std::clamp(left, std::chrono::milliseconds(1), kMax);
 }
 
@@ -35,6 +35,7 @@ class Mapper {
     if (options_.sitemap != "skip") read_sitemaps(origin);
     if (options_.sitemap != "only") read_pages();
     result_.timed_out = timed_out_;
+    result_.ready_at = now();
     return std::move(result_);
   }
 
@@ -45,8 +46,13 @@ class Mapper {
     return scope;
   }
 
+  /// The map's own time: each fetch starts when the one before it was due, so the pages'
+  /// delays add up as if each had been waited for, but nothing waits (the route answers when
+  /// the map is due).
+  SteadyClock::time_point now() const { return std::max(SteadyClock::now(), due_); }
+
   bool past_deadline() {
-    if (!timed_out_ && SteadyClock::now() >= options_.deadline) timed_out_ = true;
+    if (!timed_out_ && now() >= options_.deadline) timed_out_ = true;
     return timed_out_;
   }
   bool full() const { return result_.links.size() >= options_.limit; }
@@ -54,9 +60,12 @@ class Mapper {
   web::FetchResult fetch(const std::string& url) {
     web::FetchRequest request;
     request.url = url;
-    request.timeout = fetch_timeout(options_.deadline);
+    request.start = now();
+    request.timeout = fetch_timeout(request.start, options_.deadline);
     request.accept_language = options_.accept_language;
-    return web_.fetch(request);
+    web::FetchResult fetched = web_.fetch_deferred(request);
+    due_ = std::max(due_, fetched.ready_at);
+    return fetched;
   }
 
   std::optional<std::string> fetch_text(const std::string& url) {
@@ -118,6 +127,7 @@ class Mapper {
   std::set<std::string> seen_;
   MapResult result_;
   bool timed_out_ = false;
+  SteadyClock::time_point due_{};
 };
 
 }  // namespace

@@ -37,12 +37,16 @@ struct MapResult {
   std::vector<MapLink> links;  ///< Start URL first, then sitemap order, then link order.
   bool timed_out = false;      ///< The deadline passed before the site was read.
   std::size_t robots_blocked = 0;  ///< URLs left out because robots.txt disallows them.
+  /// When the map is due: the delays of the pages it read, one after another (nothing is slept;
+  /// the caller answers at this time). At the deadline when it timed out.
+  std::chrono::steady_clock::time_point ready_at{};
 };
 
 /// Reads the site: robots.txt, every sitemap it names plus /sitemap.xml (unless `skip`), and,
 /// unless `only`, the links of the start page and of up to `page_budget` further pages, breadth
 /// first. Keeps URLs in scope (same site, or its subdomains when asked; below the start path),
-/// allowed by robots.txt, one per identity, at most `limit`. Thread-safe (reads only `web`).
+/// allowed by robots.txt, one per identity, at most `limit`. Returns at once; the result is due
+/// at `ready_at`. Thread-safe (reads only `web`).
 MapResult map_site(const web::VirtualWeb& web, const MapOptions& options);
 
 }  // namespace webdata::mock::jobs

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <set>
-#include <thread>
 
 #include "core/base64.hpp"
 #include "core/ids.hpp"
@@ -411,34 +410,23 @@ Outcome Scraper::scrape_pdf(const json& options, const std::string& version,
   return out;
 }
 
-Outcome Scraper::scrape(const json& options, const std::string& version, const Team& team) {
-  Outcome out = scrape_page(options, version, team, nullptr);
-  std::this_thread::sleep_until(out.ready_at);
-  return out;
-}
-
 Outcome Scraper::scrape_deferred(const json& options, const std::string& version,
-                                 const Team& team) {
-  return scrape_page(options, version, team, nullptr);
+                                 const Team& team, std::chrono::steady_clock::time_point start) {
+  return scrape_page(options, version, team, nullptr, start);
 }
 
-std::chrono::milliseconds Outcome::due_in() const {
-  const auto left = ready_at - std::chrono::steady_clock::now();
-  if (left <= std::chrono::steady_clock::duration::zero()) return std::chrono::milliseconds(0);
-  return std::chrono::ceil<std::chrono::milliseconds>(left);
-}
+std::chrono::milliseconds Outcome::due_in() const { return mock::due_in(ready_at); }
 
 Outcome Scraper::scrape_upload(const json& options, const Upload& upload, const Team& team) {
   json with_url = options;
   with_url["url"] = upload.url;
-  Outcome out = scrape_page(with_url, "v2", team, &upload);
-  std::this_thread::sleep_until(out.ready_at);  // pages its actions navigated to
-  return out;
+  return scrape_page(with_url, "v2", team, &upload, {});
 }
 
 Outcome Scraper::scrape_page(const json& options, const std::string& version, const Team& team,
-                             const Upload* upload) {
+                             const Upload* upload, std::chrono::steady_clock::time_point start) {
   Outcome out;
+  out.ready_at = start;  // what needs no fetch is known when the scrape begins
   if (auto refused = check(options, version, team)) {
     out.failure = refused;
     return out;
@@ -510,7 +498,7 @@ Outcome Scraper::scrape_page(const json& options, const std::string& version, co
     hit = true;
   } else {
     proxy_used = requested_proxy == "enhanced" ? "enhanced" : "basic";
-    fetched = fetch(options, parsed->str(), proxy_used, fetch_timeout, {});
+    fetched = fetch(options, parsed->str(), proxy_used, fetch_timeout, start);
     out.ready_at = fetched.ready_at;
     // auto: a basic attempt that the site refused (anti-bot challenge, rate limit) is retried
     // through the enhanced proxy; only a successful retry is billed as enhanced.

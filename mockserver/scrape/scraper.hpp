@@ -155,18 +155,18 @@ class Scraper {
 
   /// Scrapes `options["url"]`. `options` is a validated request body (or a job's scrape
   /// options plus `url`) with the version's defaults applied.
-  /// Returns when the answer is due (it sleeps until `ready_at`): for job workers and other
-  /// callers that run on their own threads.
-  Outcome scrape(const nlohmann::json& options, const std::string& version, const Team& team);
-  /// The same scrape, returned as soon as it is made, without waiting for the pages' delays: the
-  /// caller reveals it no sooner than `ready_at` (POST /scrape answers on a timer of the I/O
-  /// thread, so a slow page holds no thread; ADR 0015). The page cache does not serve a page
-  /// before its `ready_at` either.
+  /// Returns as soon as the scrape is made, without waiting for the pages' delays: the caller
+  /// reveals it no sooner than `ready_at` (POST /scrape answers on a timer of the I/O thread,
+  /// job pages wait in their engine's deferred queue; nothing sleeps: ADR 0015). The page cache
+  /// does not serve a page before its `ready_at` either. `start` is when the scrape begins (the
+  /// epoch: now); a scrape that follows another one of the same caller starts at its
+  /// `ready_at`, so their delays add up as if each had waited for the one before.
   Outcome scrape_deferred(const nlohmann::json& options, const std::string& version,
-                          const Team& team);
-  /// Makes the v2 document of an uploaded file as scrape() makes one of a fetched page: the same
-  /// formats, content options, PDF parsing and credits; nothing is fetched, read from or stored
-  /// in the cache. `options` is a validated parse options object (no `url`).
+                          const Team& team, std::chrono::steady_clock::time_point start = {});
+  /// Makes the v2 document of an uploaded file as scrape_deferred() makes one of a fetched page:
+  /// the same formats, content options, PDF parsing and credits; nothing is fetched, read from
+  /// or stored in the cache. `options` is a validated parse options object (no `url`). Due at
+  /// `ready_at` when its actions navigated to slow pages.
   Outcome scrape_upload(const nlohmann::json& options, const Upload& upload, const Team& team);
 
   PageCache& cache() { return cache_; }
@@ -190,7 +190,7 @@ class Scraper {
 
   /// scrape() and scrape_upload(): `upload` (when set) replaces the fetch and the cache.
   Outcome scrape_page(const nlohmann::json& options, const std::string& version, const Team& team,
-                      const Upload* upload);
+                      const Upload* upload, std::chrono::steady_clock::time_point start);
 
   const web::VirtualWeb& web_;
   const Clock& clock_;

@@ -36,7 +36,8 @@ std::vector<std::string> prompt_terms(const std::string& prompt) {
 
 }  // namespace
 
-std::vector<std::string> SearchService::agent_pages(const AgentRequest& request) {
+std::vector<std::string> SearchService::agent_pages(const AgentRequest& request,
+                                                    std::chrono::steady_clock::time_point* due) {
   const auto idx = index();
   const std::vector<std::string> terms = prompt_terms(request.prompt);
   const std::size_t budget =
@@ -46,7 +47,7 @@ std::vector<std::string> SearchService::agent_pages(const AgentRequest& request)
     // The given URLs that can be read (from the index, else fetched).
     for (const auto& url : request.urls) {
       if (pages.size() >= budget) break;
-      if (idx->find(url) || read_page(url, "")) pages.push_back(url);
+      if (idx->find(url) || read_page(url, "", due)) pages.push_back(url);
     }
     return pages;
   }
@@ -68,12 +69,14 @@ std::vector<std::string> SearchService::agent_pages(const AgentRequest& request)
   return pages;
 }
 
-AgentAnswer SearchService::agent(const AgentRequest& request) {
-  return agent_answer(request, agent_pages(request));
+AgentAnswer SearchService::agent(const AgentRequest& request,
+                                 std::chrono::steady_clock::time_point* due) {
+  return agent_answer(request, agent_pages(request, due), due);
 }
 
 AgentAnswer SearchService::agent_answer(const AgentRequest& request,
-                                        const std::vector<std::string>& urls) {
+                                        const std::vector<std::string>& urls,
+                                        std::chrono::steady_clock::time_point* due) {
   AgentAnswer answer;
   const auto idx = index();
   const std::vector<std::string> terms = prompt_terms(request.prompt);
@@ -83,7 +86,7 @@ AgentAnswer SearchService::agent_answer(const AgentRequest& request,
   for (const auto& url : urls) {
     if (auto doc = idx->find(url)) {
       pages.push_back(&idx->page(*doc));
-    } else if (auto page = read_page(url, "")) {
+    } else if (auto page = read_page(url, "", due)) {
       outside.push_back(std::move(*page));
       pages.push_back(&outside.back());
     }

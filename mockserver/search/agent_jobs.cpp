@@ -179,8 +179,8 @@ AgentEngine::Started AgentEngine::run_now(const Team& team, AgentSpec spec) {
            {"message", "Choosing the pages to read for the prompt"}});
     emit(job, "started", true, json::array());
   }
-  const std::vector<std::string> pages = service_.agent_pages(job.request);
-  const AgentAnswer answer = service_.agent_answer(job.request, pages);
+  const std::vector<std::string> pages = service_.agent_pages(job.request, &started.ready_at);
+  const AgentAnswer answer = service_.agent_answer(job.request, pages, &started.ready_at);
   const std::int64_t credits = std::max<std::int64_t>(1, answer.pages_read);
   const bool paid = teams_.try_charge(job.team_id, credits);
   const auto progress = job.lock();
@@ -483,6 +483,13 @@ void AgentEngine::run(AgentJob& job) {
   const auto ended = [&job] { return job.lock()->state != AgentState::processing; };
   // A pause of `pacing_` before each step; a cancel or a shutdown cuts it short.
   const auto pause = [&] { return runner_.pause(pacing_, ended); };
+  // Pages read outside the index are fetched one after another from `due`; the run waits until
+  // they are due through the runner, so a cancel or a shutdown cuts that wait short too.
+  std::chrono::steady_clock::time_point due{};
+  const auto wait_due = [&] {
+    const auto left = due_in(due);
+    return left.count() == 0 || runner_.pause(left, ended);
+  };
   {
     const auto progress = job.lock();
     if (progress->state != AgentState::processing) return;
@@ -500,7 +507,8 @@ void AgentEngine::run(AgentJob& job) {
   AgentRequest plan_request = job.request;
   plan_request.max_credits.reset();
   if (!pause()) return;
-  const std::vector<std::string> plan = service_.agent_pages(plan_request);
+  const std::vector<std::string> plan = service_.agent_pages(plan_request, &due);
+  if (!wait_due()) return;
   {
     const auto progress = job.lock();
     if (progress->state != AgentState::processing) return;
@@ -539,7 +547,8 @@ void AgentEngine::run(AgentJob& job) {
     }
     job.lock()->credits_used += 1;
   }
-  const AgentAnswer answer = service_.agent_answer(job.request, read);
+  const AgentAnswer answer = service_.agent_answer(job.request, read, &due);
+  if (!wait_due()) return;
   const auto progress = job.lock();
   complete(job, *progress, answer);
 }

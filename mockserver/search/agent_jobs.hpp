@@ -112,6 +112,9 @@ class AgentEngine {
     std::shared_ptr<AgentJob> job;  ///< When started.
     std::string busy_run_id;        ///< When the thread is busy: its running run.
     std::int64_t credits_needed = 0;  ///< run_now: what the team could not pay (run failed).
+    /// run_now: when its answer is due (pages read outside the index may be slow; nothing is
+    /// slept, the caller answers at this time). The epoch: now.
+    std::chrono::steady_clock::time_point ready_at{};
   };
   /// Queues a job for `team` on a new thread or the spec's one.
   Started start(const Team& team, AgentSpec spec);

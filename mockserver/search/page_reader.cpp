@@ -72,12 +72,15 @@ std::optional<int> dimension(const content::dom::Node& node, const char* name) {
 }  // namespace
 
 std::optional<PageRecord> SearchService::read_page(const std::string& url,
-                                                   const std::string& language) const {
+                                                   const std::string& language,
+                                                   std::chrono::steady_clock::time_point* due) const {
   web::FetchRequest request;
   request.url = url;
   request.timeout = kIndexFetchTimeout;
   if (!language.empty()) request.accept_language = language + ";q=1.0,en;q=0.5";
-  const web::FetchResult fetched = web_.fetch(request);
+  if (due != nullptr) request.start = *due;
+  const web::FetchResult fetched = web_.fetch_deferred(request);
+  if (due != nullptr) *due = std::max(*due, fetched.ready_at);
   if (!fetched.ok || fetched.status >= 400) return std::nullopt;
   const auto final_url = parse_http_url(fetched.url.empty() ? url : fetched.url);
   if (!final_url) return std::nullopt;

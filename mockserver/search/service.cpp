@@ -121,7 +121,8 @@ std::shared_ptr<const Index> SearchService::build(const std::string& language) c
     return parsed && hosts.count(to_lower(parsed->host)) != 0;
   };
 
-  // Fetch in a few joined workers: fixtures can be slow (fixedDelayMilliseconds).
+  // Read in a few joined workers (parsing is most of a build). A fixture's delay is not waited
+  // for: the index is what the search provider crawled before any query.
   auto read_all = [&](const std::vector<std::string>& list) {
     std::vector<std::optional<PageRecord>> out(list.size());
     std::atomic<std::size_t> next{0};
@@ -169,7 +170,7 @@ std::shared_ptr<const Index> SearchService::build(const std::string& language) c
         web::FetchRequest request;
         request.url = image.url;
         request.timeout = kIndexFetchTimeout;
-        const auto fetched = web_.fetch(request);
+        const auto fetched = web_.fetch_deferred(request);  // no wait, as for the pages
         it = sizes
                  .emplace(image.url, fetched.ok && fetched.status == 200 ? image_size(fetched.body)
                                                                          : std::nullopt)

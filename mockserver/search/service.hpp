@@ -96,13 +96,19 @@ class SearchService {
 
   /// Reads the best pages for the prompt (or the given URLs) and answers from them:
   /// agent_answer(request, agent_pages(request)).
-  AgentAnswer agent(const AgentRequest& request);
+  /// `due`, when given, is the agent's own time: pages read outside the index are fetched one
+  /// after another from *due (the epoch: now), and *due moves to when the last is due; the
+  /// caller waits until then (nothing here sleeps).
+  AgentAnswer agent(const AgentRequest& request,
+                    std::chrono::steady_clock::time_point* due = nullptr);
   /// The pages the agent reads for a request, in order: the given `urls` that can be read, or
   /// the best matches of the prompt; at most `max_credits` (3 without it or without `urls`).
-  std::vector<std::string> agent_pages(const AgentRequest& request);
+  std::vector<std::string> agent_pages(const AgentRequest& request,
+                                       std::chrono::steady_clock::time_point* due = nullptr);
   /// The answer from `urls` (pages that cannot be read are left out). The job form reads the
   /// pages one at a time and answers from those it read.
-  AgentAnswer agent_answer(const AgentRequest& request, const std::vector<std::string>& urls);
+  AgentAnswer agent_answer(const AgentRequest& request, const std::vector<std::string>& urls,
+                           std::chrono::steady_clock::time_point* due = nullptr);
 
   /// The index for a language ("" for the default edition, fetched as en-US).
   std::shared_ptr<const Index> index(const std::string& language = "");
@@ -113,9 +119,13 @@ class SearchService {
   /// The language a country code, location text or `lang` asks for ("" when unknown or en-US).
   static std::string preferred_language(const SearchRequest& request);
 
-  /// Reads one URL into a page record (used for agent `urls` outside the index); nullopt when
-  /// it cannot be fetched or is not a document.
-  std::optional<PageRecord> read_page(const std::string& url, const std::string& language) const;
+  /// Reads one URL into a page record (the index's pages, and agent `urls` outside the index);
+  /// nullopt when it cannot be fetched or is not a document. Nothing is slept: with `due`, the
+  /// fetch starts at *due (the epoch: now) and *due moves to when its answer is due, for the
+  /// caller to wait; without it (the index: a snapshot of what the search provider crawled
+  /// before any query) a page's delay is not counted.
+  std::optional<PageRecord> read_page(const std::string& url, const std::string& language,
+                                      std::chrono::steady_clock::time_point* due = nullptr) const;
 
  private:
   std::size_t fingerprint() const;

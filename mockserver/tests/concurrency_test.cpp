@@ -217,6 +217,81 @@ TEST_CASE("slow pages are timers: with more slow scrapes than workers, a fast sc
   CHECK(json::parse(hit.body)["data"]["metadata"]["cacheState"] == "hit");
 }
 
+TEST_CASE("map, search and agent answers wait on timers: slow pages hold no handler thread",
+          "[http][workers]") {
+  auto config = RunningMock::quiet_config();
+  config.server.threads = 1;
+  config.server.workers = 1;  // a route that slept for a page would take the only handler thread
+  RunningMock mock(config);
+  const auto port = mock.server().port();
+  // A page of the virtual web that answers after 1.5 s, found by search. The agent reads a slow
+  // synthetic page (not in the index, so it is fetched).
+  const json page = {
+      {"request", {{"method", "GET"}, {"host", {{"equalTo", "slow.quokka.test"}}}, {"urlPath", "/"}}},
+      {"response",
+       {{"status", 200},
+        {"headers", {{"Content-Type", "text/html; charset=utf-8"}}},
+        {"body", "<html><head><title>Quokka island</title></head><body><p>The quokka lives on "
+                 "Rottnest island and smiles at every visitor who walks by.</p></body></html>"},
+        {"fixedDelayMilliseconds", 1500}}}};
+  REQUIRE(call(port, "POST", "/__admin/mappings", page.dump()).status == 201);
+  // The index is built before the timed part (its build reads pages without their delays).
+  REQUIRE(call(port, "POST", "/v2/search", json{{"query", "quokka"}}.dump()).status == 200);
+  const std::string cached = scrape_body("https://docs.example.test/");
+  REQUIRE(call(port, "POST", "/v2/scrape", cached).status == 200);
+
+  Timed map_late, map_done, searched, agent;
+  std::vector<std::thread> slow;
+  // Every answer of these sites comes after 1 s (robots.txt and the sitemap too): the first map
+  // runs out of its 2.5 s, the second reads robots.txt, the sitemap and its one page (1.2 s).
+  slow.emplace_back([&] {
+    map_late = call(port, "POST", "/v2/map",
+                    json{{"url", "https://pages-3.delay-1000.maplate.synthetic.test/"},
+                         {"timeout", 2500}}
+                        .dump());
+  });
+  slow.emplace_back([&] {
+    map_done = call(port, "POST", "/v2/map",
+                    json{{"url", "https://pages-1.delay-400.mapdone.synthetic.test/"}}.dump());
+  });
+  slow.emplace_back([&] {
+    searched = call(port, "POST", "/v2/search",
+                    json{{"query", "quokka"}, {"scrapeOptions", {{"formats", {"markdown"}}}}}
+                        .dump());
+  });
+  slow.emplace_back([&] {
+    agent = call(port, "POST", "/v2/agent",
+                 json{{"prompt", "Where does the quokka live?"},
+                      {"urls", {"https://delay-1500.agent.synthetic.test/"}}}
+                     .dump());
+  });
+  std::this_thread::sleep_for(milliseconds(300));  // all four are waiting for their pages
+  const auto hit = call(port, "POST", "/v2/scrape", cached);
+  for (auto& t : slow) t.join();
+
+  INFO("a cache hit took " << hit.took.count() << " ms behind slow maps, a search and an agent");
+  CHECK(hit.status == 200);
+  CHECK(hit.took < milliseconds(1000));
+  INFO("map with a timeout: " << map_late.took.count() << " ms " << map_late.body);
+  CHECK(map_late.status == 408);
+  CHECK(json::parse(map_late.body)["code"] == "MAP_TIMEOUT");
+  CHECK(map_late.took >= milliseconds(2400));  // at its deadline, not before
+  CHECK(map_late.took < milliseconds(10000));
+  INFO("map: " << map_done.took.count() << " ms " << map_done.body);
+  CHECK(map_done.status == 200);
+  CHECK(json::parse(map_done.body)["links"].size() >= 1);
+  CHECK(map_done.took >= milliseconds(1100));  // robots.txt, the sitemap and the page, in turn
+  INFO("search: " << searched.took.count() << " ms " << searched.body);
+  CHECK(searched.status == 200);
+  const json web = json::parse(searched.body)["data"]["web"];
+  REQUIRE(web.size() >= 1);
+  CHECK(web[0]["markdown"].get<std::string>().find("Rottnest") != std::string::npos);
+  CHECK(searched.took >= milliseconds(1400));  // the result's scrape waited for its page
+  INFO("agent: " << agent.took.count() << " ms " << agent.body);
+  CHECK(agent.status == 200);
+  CHECK(agent.took >= milliseconds(1400));  // it read the slow page it was given
+}
+
 TEST_CASE("the worker pool grows on demand up to its bound, then queues",
           "[http][workers]") {
   webdata::mock::http::WorkerPool pool(3);

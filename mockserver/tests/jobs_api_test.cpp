@@ -640,3 +640,64 @@ TEST_CASE("a job's slow pages hold no engine worker: another team's page is not 
   CHECK(slow_ms >= std::chrono::milliseconds(2900));
   CHECK(slow_ms < std::chrono::milliseconds(20000));
 }
+
+TEST_CASE("a crawl's slow robots.txt and sitemaps hold no engine worker",
+          "[jobs][concurrency]") {
+  // Every answer of these sites (robots.txt and sitemap.xml included) comes after 1 s. 24 crawls
+  // are more than the engine's 16 workers: had each crawl's first step slept on a worker, the
+  // other team's page would wait for the first seeds to finish.
+  auto config = fast_config();
+  config.teams = {{"team-1", {"test-key"}}, {"team-2", {"other-key"}}};
+  config.teams[0].concurrency = 64;
+  RunningMock mock(config);
+  const ApiClient slow_api(mock.url());
+  const ApiClient other_api(mock.url(), "other-key");
+  const auto started_at = std::chrono::steady_clock::now();
+  std::vector<std::string> crawls;
+  for (int i = 0; i < 24; ++i) {
+    const auto reply = slow_api.post(
+        "/v2/crawl",
+        {{"url", "https://pages-2.delay-1000.seed" + std::to_string(i) + ".synthetic.test/"},
+         {"limit", 5}});
+    REQUIRE(reply.status == 200);
+    crawls.push_back("/v2/crawl/" + reply.body["id"].get<std::string>());
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // every seed waiting
+
+  const auto fast_at = std::chrono::steady_clock::now();
+  const auto fast = other_api.post("/v2/batch/scrape", {{"urls", {"https://docs.example.test/"}}});
+  REQUIRE(fast.status == 200);
+  const std::string fast_status = "/v2/batch/scrape/" + fast.body["id"].get<std::string>();
+  json fast_done;
+  for (int i = 0; i < 1000; ++i) {
+    fast_done = other_api.get(fast_status).body;
+    if (fast_done["status"] != "scraping") break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  const auto fast_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - fast_at);
+  const json first_while = slow_api.get(crawls.front()).body;
+  INFO("the other team's page took " << fast_ms.count() << " ms behind 24 slow crawl seeds");
+  CHECK(fast_done["status"] == "completed");
+  CHECK(first_while["status"] == "scraping");
+  CHECK(first_while["total"] == 0);  // robots.txt and the sitemap not due yet: nothing queued
+  CHECK(fast_ms < std::chrono::milliseconds(1500));
+
+  // Each crawl then reads robots.txt (1 s), sitemap.xml (1 s) and its two pages (1 s each, in
+  // parallel as the team allows): the delays are served in full, side by side.
+  for (const auto& status : crawls) {
+    json done;
+    for (int i = 0; i < 1500; ++i) {
+      done = slow_api.get(status).body;
+      if (done["status"] != "scraping") break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    INFO(status);
+    CHECK(done["status"] == "completed");
+    CHECK(done["completed"] == 2);
+  }
+  const auto all_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - started_at);
+  CHECK(all_ms >= std::chrono::milliseconds(2900));
+  CHECK(all_ms < std::chrono::milliseconds(25000));
+}

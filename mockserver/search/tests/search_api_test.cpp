@@ -563,7 +563,7 @@ TEST_CASE("timeout: results not scraped in time come back with a warning", "[sea
                        "rested on the beach all day.</p></body></html>",
                        1500))
               .status == 201);
-  search(api, {{"query", "walrus"}});  // builds the index (which waits for the page once)
+  search(api, {{"query", "walrus"}});  // builds the index (which reads pages without delays)
   const json body = search(
       api, {{"query", "walrus"}, {"timeout", 500}, {"scrapeOptions", {{"formats", {"markdown"}}}}});
   const json& web = body["data"]["web"];
