@@ -451,6 +451,7 @@ JobEngine::Later JobEngine::seed_crawl(const std::shared_ptr<Runtime>& runtime) 
   return Later{due, [this, runtime, robots = std::move(robots), ignore_robots,
                      sitemap_urls = std::move(sitemap_urls)]() mutable {
                  std::lock_guard<std::mutex> lock(mutex_);
+                 if (runtime->job->lock()->terminal()) return;  // cancelled while it waited
                  if (!ignore_robots) runtime->robots = std::move(robots);
                  offer_locked(*runtime, runtime->job->url, 0);
                  for (const auto& url : sitemap_urls) offer_locked(*runtime, url, 0);
@@ -516,9 +517,10 @@ std::optional<JobEngine::Later> JobEngine::scrape_page(const std::shared_ptr<Run
   if (!*allowed) {
     return Later{start, [this, runtime, task] {
                    std::lock_guard<std::mutex> lock(mutex_);
-                   --runtime->queued;  // a blocked page is not a page of the crawl
                    Job& blocked = *runtime->job;
                    const auto progress = blocked.lock();
+                   if (progress->terminal()) return;  // cancelled while robots.txt was due
+                   --runtime->queued;  // a blocked page is not a page of the crawl
                    progress->total = runtime->queued - runtime->failed;
                    progress->robots_blocked.push_back(task.url);
                    if (persistence_) persistence_->add_robots_blocked(blocked.id, task.url);

@@ -701,3 +701,22 @@ TEST_CASE("a crawl's slow robots.txt and sitemaps hold no engine worker",
   CHECK(all_ms >= std::chrono::milliseconds(2900));
   CHECK(all_ms < std::chrono::milliseconds(25000));
 }
+
+TEST_CASE("a crawl cancelled while its robots.txt is due queues nothing afterwards",
+          "[jobs][cancel]") {
+  RunningMock mock(fast_config());
+  const ApiClient api(mock.url());
+  const auto started =
+      api.post("/v2/crawl", {{"url", "https://pages-5.delay-800.cancelseed.synthetic.test/"}});
+  REQUIRE(started.status == 200);
+  const std::string status = "/v2/crawl/" + started.body["id"].get<std::string>();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // robots.txt not due yet
+  REQUIRE(api.del(status).status == 200);
+  // Past the time robots.txt and the sitemap were due (1.6 s): the seed found the job cancelled.
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  const json after = api.get(status).body;
+  CHECK(after["status"] == "cancelled");
+  CHECK(after["total"] == 0);
+  CHECK(after["completed"] == 0);
+  CHECK(after["data"].empty());
+}
