@@ -17,26 +17,40 @@ bool is_credential_header(const std::string& name) {
 void Journal::record(const http::Request& request, int status, bool matched_stub,
                      std::chrono::system_clock::time_point when) {
   if (limit_ == 0) return;
-  Entry entry;
-  std::string host;
-  entry.headers.reserve(request.headers.size());
+  thread_local Entry entry;  // storage reused: the ring hands back the entry it replaces
+  std::string_view host;
+  std::size_t n = 0;
   for (const auto& [name, value] : request.headers) {
-    entry.headers.emplace_back(name, is_credential_header(name) ? std::string("<masked>") : value);
-    if (iequals(name, "host")) host = value;
+    if (n == entry.headers.size()) entry.headers.emplace_back();
+    auto& [kept_name, kept_value] = entry.headers[n++];
+    kept_name.assign(name);
+    if (is_credential_header(name)) {
+      kept_value.assign("<masked>");
+    } else {
+      kept_value.assign(value);
+    }
+    if (host.empty() && iequals(name, "host")) host = value;
   }
-  entry.id = uuid4();
-  entry.target = request.target;
-  entry.absolute_url = request.scheme + "://" + host + request.target;
-  entry.method = request.method;
-  entry.client_ip = request.remote_address;
-  entry.body = request.body;
+  entry.headers.resize(n);
+  entry.id.resize(kUuidLength);
+  write_uuid4(entry.id.data());
+  entry.target.assign(request.target);
+  entry.absolute_url.assign(request.scheme).append("://").append(host).append(request.target);
+  entry.method.assign(request.method);
+  entry.client_ip.assign(request.remote_address);
+  entry.body.assign(request.body);
   entry.when = when;
   entry.status = status;
   entry.matched_stub = matched_stub;
   std::lock_guard<std::mutex> lock(mutex_);
-  entries_.push_front(std::move(entry));
+  if (ring_.size() < limit_) {
+    ring_.push_back(std::move(entry));
+    entry = Entry();
+  } else {
+    std::swap(ring_[next_], entry);
+  }
+  next_ = (next_ + 1) % limit_;
   ++total_;
-  while (entries_.size() > limit_) entries_.pop_back();
 }
 
 nlohmann::json Journal::entry_json(const Entry& e) {
@@ -62,7 +76,10 @@ nlohmann::json Journal::entry_json(const Entry& e) {
 nlohmann::json Journal::to_json() const {
   std::lock_guard<std::mutex> lock(mutex_);
   nlohmann::json requests = nlohmann::json::array();
-  for (const auto& e : entries_) requests.push_back(entry_json(e));
+  // Newest first: backwards from the last slot written.
+  for (std::size_t i = 0; i < ring_.size(); ++i) {
+    requests.push_back(entry_json(ring_[(next_ + ring_.size() - 1 - i) % ring_.size()]));
+  }
   return {{"requests", requests},
           {"meta", {{"total", total_}}},
           {"requestJournalDisabled", limit_ == 0}};
@@ -70,7 +87,8 @@ nlohmann::json Journal::to_json() const {
 
 void Journal::clear() {
   std::lock_guard<std::mutex> lock(mutex_);
-  entries_.clear();
+  ring_.clear();
+  next_ = 0;
   total_ = 0;
 }
 

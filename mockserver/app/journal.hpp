@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <cstddef>
-#include <deque>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -46,7 +45,11 @@ class Journal {
 
   std::size_t limit_;
   mutable std::mutex mutex_;
-  std::deque<Entry> entries_;  // newest at the front
+  /// The last `limit_` entries in a ring: once it is full, a new entry takes the storage of the
+  /// one it replaces (each thread fills a scratch entry and swaps it in), so recording allocates
+  /// nothing once strings have grown to the requests' sizes.
+  std::vector<Entry> ring_;
+  std::size_t next_ = 0;  ///< The slot the next entry goes to.
   std::size_t total_ = 0;
 };
 

@@ -133,9 +133,14 @@ std::optional<http::Response> MockServer::check_idempotency(const http::Request&
 }
 
 void MockServer::add_routes() {
-  // Made once: the answer never changes, and /health is the HTTP layer's benchmark.
-  static const http::Response health = http::Response::json(
-      200, {{"status", "ok"}, {"service", "webdata-mock"}, {"version", kVersion}});
+  // Made once, CORS header included (with_cors then adds nothing): the answer never changes,
+  // and /health is the HTTP layer's benchmark.
+  static const http::Response health = [] {
+    http::Response r = http::Response::json(
+        200, {{"status", "ok"}, {"service", "webdata-mock"}, {"version", kVersion}});
+    r.set_header("Access-Control-Allow-Origin", "*");
+    return r;
+  }();
   router_.add("GET", "/health",
               [](const http::Request&, const http::PathParams&) { return health; });
   add_scrape_routes();

@@ -7,7 +7,7 @@
 
 namespace webdata::mock {
 
-std::string uuid4() {
+void write_uuid4(char* out) {
   thread_local std::mt19937_64 rng{std::random_device{}()};
   const std::uint64_t hi = rng();
   const std::uint64_t lo = rng();
@@ -20,13 +20,17 @@ std::string uuid4() {
   b[8] = static_cast<unsigned char>((b[8] & 0x3f) | 0x80);
   // 8-4-4-4-12 lower-case hex, written by hand (snprintf's format parsing was most of the cost).
   static constexpr char kHex[] = "0123456789abcdef";
-  std::string out(36, '-');
   std::size_t at = 0;
   for (int i = 0; i < 16; ++i) {
-    if (at == 8 || at == 13 || at == 18 || at == 23) ++at;
+    if (at == 8 || at == 13 || at == 18 || at == 23) out[at++] = '-';
     out[at++] = kHex[b[i] >> 4];
     out[at++] = kHex[b[i] & 0x0f];
   }
+}
+
+std::string uuid4() {
+  std::string out(kUuidLength, '\0');
+  write_uuid4(out.data());
   return out;
 }
 

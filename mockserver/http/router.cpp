@@ -4,69 +4,82 @@
 
 namespace webdata::mock::http {
 
-std::vector<std::string> Router::split(const std::string& path) {
-  std::vector<std::string> out;
+namespace {
+
+/// Calls `each(segment)` for every non-empty segment of `path` ("/a//b/" is a, b); stops and
+/// returns false when `each` does.
+template <class Each>
+bool for_each_segment(std::string_view path, Each&& each) {
   std::size_t pos = 0;
   while (pos < path.size()) {
     std::size_t end = path.find('/', pos);
-    if (end == std::string::npos) end = path.size();
-    if (end > pos) out.push_back(path.substr(pos, end - pos));
+    if (end == std::string_view::npos) end = path.size();
+    if (end > pos && !each(path.substr(pos, end - pos))) return false;
     pos = end + 1;
   }
-  return out;
-}
-
-void Router::add(const std::string& method, const std::string& pattern, RouteHandler handler) {
-  routes_.push_back(Route{method, split(pattern), std::move(handler)});
-}
-
-bool Router::match(const Route& route, const std::vector<std::string>& parts, PathParams& params) {
-  if (route.segments.size() != parts.size()) return false;
-  PathParams captured;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    const std::string& seg = route.segments[i];
-    if (seg.size() > 2 && seg.front() == '{' && seg.back() == '}') {
-      captured[seg.substr(1, seg.size() - 2)] = parts[i];
-    } else if (seg != parts[i]) {
-      return false;
-    }
-  }
-  params = std::move(captured);
   return true;
 }
 
-bool Router::knows_path(const std::string& path) const {
-  const auto parts = split(path);
+}  // namespace
+
+void Router::add(const std::string& method, const std::string& pattern, RouteHandler handler) {
+  Route route{method, {}, 0, std::move(handler)};
+  for_each_segment(pattern, [&](std::string_view seg) {
+    const bool capture = seg.size() > 2 && seg.front() == '{' && seg.back() == '}';
+    route.segments.push_back(
+        {std::string(capture ? seg.substr(1, seg.size() - 2) : seg), capture});
+    route.captures += capture ? 1 : 0;
+    return true;
+  });
+  // Kept sorted by captures (stable: added order among equals), so the first route that matches
+  // a path under its method is the one to run.
+  const auto at = std::upper_bound(
+      routes_.begin(), routes_.end(), route.captures,
+      [](int captures, const Route& r) { return captures < r.captures; });
+  routes_.insert(at, std::move(route));
+}
+
+bool Router::match(const Route& route, std::string_view path) {
+  std::size_t i = 0;
+  const bool all = for_each_segment(path, [&](std::string_view part) {
+    if (i == route.segments.size()) return false;
+    const Segment& seg = route.segments[i++];
+    return seg.capture || seg.text == part;
+  });
+  return all && i == route.segments.size();
+}
+
+PathParams Router::params_of(const Route& route, std::string_view path) {
   PathParams params;
+  if (route.captures == 0) return params;
+  std::size_t i = 0;
+  for_each_segment(path, [&](std::string_view part) {
+    const Segment& seg = route.segments[i++];
+    if (seg.capture) params[seg.text] = std::string(part);
+    return true;
+  });
+  return params;
+}
+
+bool Router::knows_path(const std::string& path) const {
   return std::any_of(routes_.begin(), routes_.end(),
-                     [&](const Route& r) { return match(r, parts, params); });
+                     [&](const Route& r) { return match(r, path); });
 }
 
 Response Router::dispatch(const Request& request) const {
-  const auto parts = split(request.path);
-  std::vector<std::string> allowed;
-  // Literal segments win over captures: try routes in the order of fewest captures.
-  const Route* best = nullptr;
-  PathParams best_params;
-  int best_captures = 1 << 30;
+  bool other_method = false;
   for (const auto& route : routes_) {
-    PathParams params;
-    if (!match(route, parts, params)) continue;
-    const bool same_method =
-        route.method == request.method || (request.method == "HEAD" && route.method == "GET");
-    if (!same_method) {
-      allowed.push_back(route.method);
-      continue;
+    if (!match(route, request.path)) continue;
+    if (route.method == request.method || (request.method == "HEAD" && route.method == "GET")) {
+      return route.handler(request, params_of(route, request.path));
     }
-    const int captures = static_cast<int>(params.size());
-    if (captures < best_captures) {
-      best = &route;
-      best_params = std::move(params);
-      best_captures = captures;
-    }
+    other_method = true;
   }
-  if (best != nullptr) return best->handler(request, best_params);
-  if (!allowed.empty()) {
+  if (other_method) {
+    std::vector<std::string> allowed;
+    for (const auto& route : routes_) {
+      if (match(route, request.path)) allowed.push_back(route.method);
+    }
     std::sort(allowed.begin(), allowed.end());
     allowed.erase(std::unique(allowed.begin(), allowed.end()), allowed.end());
     std::string allow;

@@ -3,6 +3,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "http/message.hpp"
@@ -16,6 +17,8 @@ using RouteHandler = std::function<Response(const Request&, const PathParams&)>;
 /// Method + path-pattern routing. Patterns are literal segments and `{name}` captures, e.g.
 /// `/v2/crawl/{id}`. A path that matches no pattern answers 404, a path that matches under
 /// other methods only answers 405 with an `Allow` header; both with JSON error bodies.
+/// Matching allocates nothing: the path is read in place, and only the chosen route's captures
+/// become a PathParams (empty, so no allocation, for a route without captures).
 class Router {
  public:
   void add(const std::string& method, const std::string& pattern, RouteHandler handler);
@@ -24,13 +27,20 @@ class Router {
   bool knows_path(const std::string& path) const;
 
  private:
+  struct Segment {
+    std::string text;      ///< The literal, or the capture's name.
+    bool capture = false;  ///< `{name}`
+  };
   struct Route {
     std::string method;
-    std::vector<std::string> segments;
+    std::vector<Segment> segments;
+    int captures = 0;
     RouteHandler handler;
   };
-  static std::vector<std::string> split(const std::string& path);
-  static bool match(const Route& route, const std::vector<std::string>& parts, PathParams& params);
+  /// Routes are tried from fewest captures to most (literal segments win over captures), and
+  /// in the order they were added among equals.
+  static bool match(const Route& route, std::string_view path);
+  static PathParams params_of(const Route& route, std::string_view path);
   std::vector<Route> routes_;
 };
 

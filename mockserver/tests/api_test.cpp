@@ -2,6 +2,8 @@
 // idempotency keys, credits, the admin surface and API stubs.
 #include <catch2/catch.hpp>
 
+#include <set>
+
 #include <chrono>
 #include <thread>
 #include <nlohmann/json.hpp>
@@ -187,6 +189,35 @@ TEST_CASE("the journal records API requests with credentials masked", "[api][adm
   CHECK(entry["request"].dump().find("test-key") == std::string::npos);
   CHECK(api.del("/__admin/requests").status == 200);
   CHECK(api.get("/__admin/requests").body["requests"].empty());
+}
+
+TEST_CASE("the journal keeps the last journalLimit requests, newest first, and counts them all",
+          "[api][admin]") {
+  auto config = RunningMock::quiet_config();
+  config.journal_limit = 3;
+  RunningMock mock(config);
+  const ApiClient api(mock.url());
+  // Seven requests through a journal of three: its entries are reused twice over.
+  for (int i = 0; i < 7; ++i) api.get("/v2/crawl/" + std::to_string(i));
+  const auto journal = api.get("/__admin/requests");
+  REQUIRE(journal.status == 200);
+  REQUIRE(journal.body["requests"].size() == 3);
+  CHECK(journal.body["meta"]["total"] == 7);
+  std::set<std::string> ids;
+  for (int k = 0; k < 3; ++k) {
+    const auto& entry = journal.body["requests"][k];
+    CHECK(entry["request"]["url"] == "/v2/crawl/" + std::to_string(6 - k));
+    CHECK(entry["request"]["absoluteUrl"].get<std::string>().rfind("http://", 0) == 0);
+    CHECK(entry["request"]["headers"]["Authorization"] == "<masked>");
+    ids.insert(entry["id"].get<std::string>());
+  }
+  CHECK(ids.size() == 3);
+  CHECK(api.del("/__admin/requests").status == 200);
+  api.get("/v2/crawl/again");
+  const auto after = api.get("/__admin/requests").body;
+  REQUIRE(after["requests"].size() == 1);
+  CHECK(after["requests"][0]["request"]["url"] == "/v2/crawl/again");
+  CHECK(after["meta"]["total"] == 1);
 }
 
 TEST_CASE("credits: a team without credits gets 402", "[api][credits]") {
