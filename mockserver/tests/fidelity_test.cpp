@@ -44,13 +44,9 @@ struct Fixture {
 
   /// Polls a job until it leaves `scraping` (10 s at most).
   json wait_done(const std::string& path) {
-    json body;
-    for (int i = 0; i < 500; ++i) {
-      body = api.get(path).body;
-      if (body.is_object() && body.value("status", "") != "scraping") return body;
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    FAIL("job did not finish: " << body.dump());
+    const json body = api.wait_job(path, std::chrono::seconds(10));
+    INFO(body.dump());
+    REQUIRE((body.is_object() && body.value("status", "") != "scraping"));
     return body;
   }
 };
@@ -239,14 +235,7 @@ TEST_CASE_METHOD(Fixture, "a crawl whose start URL cannot be fetched fails", "[f
   const auto started = api.post("/v2/crawl", {{"url", "http://nowhere.invalid/"}});
   REQUIRE(started.status == 200);
   const std::string path = "/v2/crawl/" + started.body["id"].get<std::string>();
-  json status;
-  for (int i = 0; i < 500; ++i) {
-    const auto reply = api.get(path);
-    REQUIRE(reply.status == 200);
-    status = reply.body;
-    if (status["status"] != "scraping") break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  const json status = wait_done(path);
   CHECK(status["success"] == false);
   CHECK(status["status"] == "failed");
   CHECK(status["total"] == 0);
@@ -487,13 +476,9 @@ TEST_CASE("appendToId adds URLs to an existing batch of the team", "[fidelity][j
   REQUIRE(api.post("/__admin/mappings", page_stub("shop.test", "/desk", kDeskPage)).status ==
           201);
   auto wait_done = [&](const std::string& path) {
-    json body;
-    for (int i = 0; i < 1000; ++i) {
-      body = api.get(path).body;
-      if (body.value("status", "") != "scraping") return body;
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    FAIL("job did not finish: " << body.dump());
+    const json body = api.wait_job(path, std::chrono::seconds(20));
+    INFO(body.dump());
+    REQUIRE(body.value("status", "") != "scraping");
     return body;
   };
 

@@ -65,14 +65,10 @@ struct SiteFixture {
 
   /// Polls the status until the job leaves `scraping`.
   json wait_done(const std::string& status_path) {
-    for (int i = 0; i < 600; ++i) {
-      const auto r = api.get(status_path);
-      REQUIRE(r.status == 200);
-      if (r.body["status"] != "scraping") return r.body;
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    FAIL("job did not finish");
-    return {};
+    const json body = api.wait_job(status_path, std::chrono::seconds(12));
+    INFO(body.dump());
+    REQUIRE(body.value("status", "scraping") != "scraping");
+    return body;
   }
 
   /// Every document's sourceURL, following `next` from the first chunk.
@@ -560,10 +556,7 @@ TEST_CASE("concurrency: maxConcurrency per job and the team limit across jobs",
     REQUIRE(started.status == 200);
     REQUIRE(site.wait_for_count(12, std::chrono::seconds(60)));
     const std::string status = "/v2/batch/scrape/" + started.body["id"].get<std::string>();
-    for (int i = 0; i < 600 && api.get(status).body["status"] == "scraping"; ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    CHECK(api.get(status).body["completed"] == 12);
+    CHECK(api.wait_job(status, std::chrono::seconds(12))["completed"] == 12);
     const auto most = max_in_flight(site.requests(), hold);
     CHECK(most <= 3);
     CHECK(most >= 2);  // and it does run pages side by side
@@ -585,14 +578,37 @@ TEST_CASE("concurrency: maxConcurrency per job and the team limit across jobs",
   }
 }
 
+namespace {
+
+/// Two teams: team-1 (`test-key`, room for 64 pages at once) fills the engine with slow work,
+/// team-2 (`other-key`) must not wait for it.
+webdata::mock::Config two_team_config() {
+  auto config = fast_config();
+  config.teams = {{"team-1", {"test-key"}}, {"team-2", {"other-key"}}};
+  config.teams[0].concurrency = 64;
+  return config;
+}
+
+/// How long a one-page batch of `api`'s team takes from its POST to `completed`.
+std::chrono::milliseconds one_page_batch_ms(const ApiClient& api) {
+  const auto at = std::chrono::steady_clock::now();
+  const auto started = api.post("/v2/batch/scrape", {{"urls", {"https://docs.example.test/"}}});
+  REQUIRE(started.status == 200);
+  const json done = api.wait_job("/v2/batch/scrape/" + started.body["id"].get<std::string>(),
+                                 std::chrono::seconds(10), std::chrono::milliseconds(10));
+  CHECK(done["status"] == "completed");
+  CHECK(done["completed"] == 1);
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                               at);
+}
+
+}  // namespace
+
 TEST_CASE("a job's slow pages hold no engine worker: another team's page is not kept waiting",
           "[jobs][concurrency]") {
   // 24 pages that answer after 3 s, more than the engine's 16 workers: a worker that slept for
   // its page would leave none for the other team's page until the first slow ones were done.
-  auto config = fast_config();
-  config.teams = {{"team-1", {"test-key"}}, {"team-2", {"other-key"}}};
-  config.teams[0].concurrency = 64;
-  RunningMock mock(config);
+  RunningMock mock(two_team_config());
   const ApiClient slow_api(mock.url());
   const ApiClient other_api(mock.url(), "other-key");
   json urls = json::array();
@@ -604,33 +620,15 @@ TEST_CASE("a job's slow pages hold no engine worker: another team's page is not 
   REQUIRE(slow.status == 200);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // every slow page in flight
 
-  const auto fast_at = std::chrono::steady_clock::now();
-  const auto fast = other_api.post("/v2/batch/scrape", {{"urls", {"https://docs.example.test/"}}});
-  REQUIRE(fast.status == 200);
-  const std::string fast_status = "/v2/batch/scrape/" + fast.body["id"].get<std::string>();
-  json fast_done;
-  for (int i = 0; i < 1000; ++i) {
-    fast_done = other_api.get(fast_status).body;
-    if (fast_done["status"] != "scraping") break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  const auto fast_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-      std::chrono::steady_clock::now() - fast_at);
+  const auto fast_ms = one_page_batch_ms(other_api);
   const std::string slow_status = "/v2/batch/scrape/" + slow.body["id"].get<std::string>();
   const json slow_while = slow_api.get(slow_status).body;
   INFO("the other team's page took " << fast_ms.count() << " ms behind 24 slow pages");
-  CHECK(fast_done["status"] == "completed");
-  CHECK(fast_done["completed"] == 1);
   CHECK(slow_while["status"] == "scraping");  // the slow pages were still waiting
   CHECK(slow_while["completed"] == 0);
   CHECK(fast_ms < std::chrono::milliseconds(2000));
 
-  json slow_done;
-  for (int i = 0; i < 1500; ++i) {
-    slow_done = slow_api.get(slow_status).body;
-    if (slow_done["status"] != "scraping") break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  const json slow_done = slow_api.wait_job(slow_status);
   CHECK(slow_done["status"] == "completed");
   CHECK(slow_done["completed"] == 24);
   CHECK(slow_done["data"].size() == 24);
@@ -646,10 +644,7 @@ TEST_CASE("a crawl's slow robots.txt and sitemaps hold no engine worker",
   // Every answer of these sites (robots.txt and sitemap.xml included) comes after 1 s. 24 crawls
   // are more than the engine's 16 workers: had each crawl's first step slept on a worker, the
   // other team's page would wait for the first seeds to finish.
-  auto config = fast_config();
-  config.teams = {{"team-1", {"test-key"}}, {"team-2", {"other-key"}}};
-  config.teams[0].concurrency = 64;
-  RunningMock mock(config);
+  RunningMock mock(two_team_config());
   const ApiClient slow_api(mock.url());
   const ApiClient other_api(mock.url(), "other-key");
   const auto started_at = std::chrono::steady_clock::now();
@@ -664,21 +659,9 @@ TEST_CASE("a crawl's slow robots.txt and sitemaps hold no engine worker",
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // every seed waiting
 
-  const auto fast_at = std::chrono::steady_clock::now();
-  const auto fast = other_api.post("/v2/batch/scrape", {{"urls", {"https://docs.example.test/"}}});
-  REQUIRE(fast.status == 200);
-  const std::string fast_status = "/v2/batch/scrape/" + fast.body["id"].get<std::string>();
-  json fast_done;
-  for (int i = 0; i < 1000; ++i) {
-    fast_done = other_api.get(fast_status).body;
-    if (fast_done["status"] != "scraping") break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  const auto fast_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-      std::chrono::steady_clock::now() - fast_at);
+  const auto fast_ms = one_page_batch_ms(other_api);
   const json first_while = slow_api.get(crawls.front()).body;
   INFO("the other team's page took " << fast_ms.count() << " ms behind 24 slow crawl seeds");
-  CHECK(fast_done["status"] == "completed");
   CHECK(first_while["status"] == "scraping");
   CHECK(first_while["total"] == 0);  // robots.txt and the sitemap not due yet: nothing queued
   CHECK(fast_ms < std::chrono::milliseconds(1500));
@@ -686,12 +669,7 @@ TEST_CASE("a crawl's slow robots.txt and sitemaps hold no engine worker",
   // Each crawl then reads robots.txt (1 s), sitemap.xml (1 s) and its two pages (1 s each, in
   // parallel as the team allows): the delays are served in full, side by side.
   for (const auto& status : crawls) {
-    json done;
-    for (int i = 0; i < 1500; ++i) {
-      done = slow_api.get(status).body;
-      if (done["status"] != "scraping") break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    const json done = slow_api.wait_job(status);
     INFO(status);
     CHECK(done["status"] == "completed");
     CHECK(done["completed"] == 2);

@@ -1,8 +1,10 @@
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -81,6 +83,24 @@ class ApiClient {
     reply.body = nlohmann::json::parse(reply.text, nullptr, false);
     if (reply.body.is_discarded()) reply.body = nullptr;
     return reply;
+  }
+
+  /// Polls a job's status at `path` every `every` until it leaves `scraping`, or `timeout`
+  /// passes; returns the last body read (still `scraping` on a timeout: the caller's check says
+  /// so).
+  nlohmann::json wait_job(const std::string& path,
+                          std::chrono::milliseconds timeout = std::chrono::seconds(30),
+                          std::chrono::milliseconds every = std::chrono::milliseconds(20)) const {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    nlohmann::json body;
+    for (;;) {
+      body = get(path).body;
+      if (!body.is_object() || body.value("status", "") != "scraping" ||
+          std::chrono::steady_clock::now() >= deadline) {
+        return body;
+      }
+      std::this_thread::sleep_for(every);
+    }
   }
 
  private:
