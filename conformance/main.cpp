@@ -153,7 +153,7 @@ int main(int argc, char** argv) {
   }
 
   std::unique_ptr<conf::TestSite> test_site;
-  std::unique_ptr<conf::SpawnedMock> mock;
+  std::unique_ptr<webdata::testing::SpawnedMock> mock;
   try {
     test_site = std::make_unique<conf::TestSite>(site_bind, static_cast<unsigned short>(site_port));
     conf::set_site(test_site.get());
@@ -178,7 +178,7 @@ int main(int argc, char** argv) {
         args.push_back("--inject-fault");
         args.push_back(fault);
       }
-      mock = std::make_unique<conf::SpawnedMock>(spawn_mock, args);
+      mock = std::make_unique<webdata::testing::SpawnedMock>(spawn_mock, args);
       t.base_url = mock->base_url();
       if (!mock_as_deployment) {
         t.api_key = kMockKey;

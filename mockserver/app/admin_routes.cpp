@@ -55,7 +55,8 @@ json MockServer::settings_json() const {
           {"pagePacingMs", engine.pacing.count()},
           {"webhookMaxAttempts", delivery.max_attempts},
           {"webhookBackoffMs", delivery.first_backoff.count()},
-          {"webhookTimeoutMs", delivery.receiver_timeout.count()}};
+          {"webhookTimeoutMs", delivery.receiver_timeout.count()},
+          {"crawlWatcher", watcher_enabled_.load()}};
 }
 
 void MockServer::reset_all() {
@@ -219,13 +220,21 @@ void MockServer::add_admin_routes() {
     for (const auto& [key, value] : body.items()) {
       const bool known = key == "chunkBytes" || key == "pagePacingMs" ||
                          key == "webhookMaxAttempts" || key == "webhookBackoffMs" ||
-                         key == "webhookTimeoutMs";
+                         key == "webhookTimeoutMs" || key == "crawlWatcher";
       if (!known) {
-        return http::Response::error(400, "unknown setting '" + key +
-                                              "' (settable: chunkBytes, pagePacingMs, webhookMaxAttempts, "
-                                              "webhookBackoffMs, webhookTimeoutMs; credits "
-                                              "via /__admin/settings/credits)",
-                                     "BAD_REQUEST");
+        return http::Response::error(
+            400,
+            "unknown setting '" + key +
+                "' (settable: chunkBytes, pagePacingMs, webhookMaxAttempts, "
+                "webhookBackoffMs, webhookTimeoutMs, crawlWatcher; "
+                "credits via /__admin/settings/credits)",
+            "BAD_REQUEST");
+      }
+      if (key == "crawlWatcher") {
+        if (!value.is_boolean()) {
+          return http::Response::error(400, "crawlWatcher must be true or false", "BAD_REQUEST");
+        }
+        continue;
       }
       const long long max = key == "chunkBytes"           ? (1LL << 34)
                             : key == "webhookMaxAttempts" ? 20
@@ -261,6 +270,9 @@ void MockServer::add_admin_routes() {
           std::chrono::milliseconds(body.at("webhookTimeoutMs").get<long long>());
     }
     webhooks_->set_settings(delivery);
+    // Off: later upgrade requests are answered as plain HTTP, as by a deployment without the
+    // watcher (open connections stay); a black-box client's fallback to polling is testable.
+    if (body.contains("crawlWatcher")) watcher_enabled_ = body.at("crawlWatcher").get<bool>();
     return http::Response::json(200, settings_json());
   });
   r.add("POST", "/__admin/settings/credits", [this](const http::Request& req,
@@ -276,6 +288,11 @@ void MockServer::add_admin_routes() {
     if (teams_.find(team) == nullptr) return http::Response::error(404, "Unknown team " + team);
     teams_.set_balance(team, body.at("credits").get<std::int64_t>());
     return http::Response::json(200, {{"team", team}, {"credits", teams_.balance(team)}});
+  });
+  // Open crawl watcher connections: a client that stopped watching must not leave one behind.
+  r.add("GET", "/__admin/watchers", [this](const http::Request&, const http::PathParams&) {
+    return http::Response::json(200,
+                                {{"enabled", watcher_enabled_.load()}, {"open", open_watchers()}});
   });
   r.add("GET", "/__admin/webhooks", [this](const http::Request&, const http::PathParams&) {
     json log = webhooks_->log_json();

@@ -201,6 +201,42 @@ TEST_CASE("a plain GET of a crawl is still the status resource", "[watch][jobs]"
   CHECK_FALSE(ws.open("/v2/crawl/active", kBearer).empty());
 }
 
+TEST_CASE("the admin API turns the crawl watcher off and on, and counts open watchers",
+          "[watch][jobs][admin]") {
+  RunningMock mock(paced(40));
+  const ApiClient api(mock.url());
+  CHECK(api.get("/__admin/watchers").body == json{{"enabled", true}, {"open", 0}});
+  CHECK(api.get("/__admin/settings").body["crawlWatcher"] == true);
+  const std::string id =
+      start_crawl(api, {{"url", "http://pages-15.synthetic.test/"}, {"maxConcurrency", 1}});
+  const auto open_watchers = [&] { return api.get("/__admin/watchers").body["open"]; };
+  {
+    WsClient watching(mock.server().port());
+    REQUIRE(watching.open("/v2/crawl/" + id, kBearer).empty());
+    REQUIRE(watching.next());
+    CHECK(wait_until([&] { return open_watchers() == 1; }, std::chrono::seconds(10)));
+
+    // Off: an upgrade request is answered as the plain status GET; the open watcher stays.
+    const auto off = api.post("/__admin/settings", {{"crawlWatcher", false}});
+    REQUIRE(off.status == 200);
+    CHECK(off.body["crawlWatcher"] == false);
+    WsClient declined(mock.server().port());
+    CHECK_FALSE(declined.open("/v2/crawl/" + id, kBearer).empty());
+    CHECK(declined.response().result_int() == 200);
+    CHECK(api.get("/__admin/watchers").body == json{{"enabled", false}, {"open", 1}});
+    CHECK(api.get("/__admin/settings").body["crawlWatcher"] == false);
+  }
+  // Its client gone, the connection is gone from the count.
+  CHECK(wait_until([&] { return open_watchers() == 0; }, std::chrono::seconds(10)));
+
+  REQUIRE(api.post("/__admin/settings", {{"crawlWatcher", true}}).status == 200);
+  WsClient again(mock.server().port());
+  CHECK(again.open("/v2/crawl/" + id, kBearer).empty());
+  const auto refused = api.post("/__admin/settings", {{"crawlWatcher", "no"}});
+  CHECK(refused.status == 400);
+  CHECK(refused.body["error"].get<std::string>().find("crawlWatcher") != std::string::npos);
+}
+
 TEST_CASE("a failed crawl sends an error message, then done", "[watch][jobs]") {
   RunningMock mock(paced(0));
   const ApiClient api(mock.url());

@@ -1,28 +1,28 @@
-// The agent over real HTTP against the in-process mock, in both of its forms: the synchronous
+// The agent over real HTTP against a webdata-mock process, in both of its forms: the synchronous
 // answer (the default) and the job (`--agent-jobs`): start_agent, agent_status, cancel_agent,
 // and agent(), which polls the job form.
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "sdk_mock.hpp"
 #include "webdata/webdata.hpp"
 
-using webdata::testing::RunningMock;
 using webdata::testing::sdk_client_options;
-using webdata::testing::sdk_mock_config;
+using webdata::testing::sdk_mock_flags;
+using webdata::testing::SdkMock;
 using namespace std::chrono_literals;
 
 namespace {
 
-webdata::mock::Config job_mock(long long pacing_ms) {
-  auto config = RunningMock::quiet_config();
-  config.agent_jobs = true;
-  config.agent_pacing_ms = pacing_ms;
-  return sdk_mock_config(config);
+/// A mock that runs agents as jobs, pausing `pacing_ms` before each step.
+std::vector<std::string> agent_job_flags(long long pacing_ms) {
+  return sdk_mock_flags({"--agent-jobs", "--agent-pacing", std::to_string(pacing_ms)});
 }
 
 webdata::PollingPolicy fast_polling() {
@@ -43,13 +43,13 @@ webdata::AgentRequest library_question() {
 
 TEST_CASE("agent() gives the same answer from the synchronous and the job form",
           "[integration][agent]") {
-  RunningMock sync_mock(sdk_mock_config());
+  SdkMock sync_mock(sdk_mock_flags());
   webdata::Client sync_client(sdk_client_options(sync_mock));
   auto direct = sync_client.agent(library_question(), fast_polling());
   REQUIRE(direct.ok());
   CHECK(direct->status == webdata::JobState::completed());
 
-  RunningMock job_mock_server(job_mock(10));
+  SdkMock job_mock_server(agent_job_flags(10));
   webdata::Client client(sdk_client_options(job_mock_server));
   auto polled = client.agent(library_question(), fast_polling());
   REQUIRE(polled.ok());
@@ -70,7 +70,7 @@ TEST_CASE("agent() gives the same answer from the synchronous and the job form",
 
 TEST_CASE("start_agent, agent_status and cancel_agent on a running job",
           "[integration][agent][cancel]") {
-  RunningMock mock(job_mock(2000));  // each step waits 2 s: the job is surely still running
+  SdkMock mock(agent_job_flags(2000));  // each step waits 2 s: the job is surely still running
   webdata::Client client(sdk_client_options(mock));
   auto started = client.start_agent(library_question());
   REQUIRE(started.ok());
@@ -103,7 +103,7 @@ TEST_CASE("start_agent, agent_status and cancel_agent on a running job",
 
 TEST_CASE("cancel_agent of a finished job is false, a job cancelled while polled ends cancelled",
           "[integration][agent][cancel]") {
-  RunningMock mock(job_mock(300));
+  SdkMock mock(agent_job_flags(300));
   webdata::Client client(sdk_client_options(mock));
   auto done = client.agent(library_question(), fast_polling());
   REQUIRE(done.ok());
@@ -133,7 +133,7 @@ TEST_CASE("cancel_agent of a finished job is false, a job cancelled while polled
 
 TEST_CASE("max_credits: an agent job that would spend more fails with a stop reason",
           "[integration][agent][credits]") {
-  RunningMock mock(job_mock(0));
+  SdkMock mock(agent_job_flags(0));
   webdata::Client client(sdk_client_options(mock));
   webdata::AgentRequest ask;
   ask.prompt = "what happened";
@@ -153,7 +153,7 @@ TEST_CASE("max_credits: an agent job that would spend more fails with a stop rea
 
 TEST_CASE("threads, chat, exchange, list, trace and snapshots through the SDK",
           "[integration][agent][threads]") {
-  RunningMock mock(job_mock(10));
+  SdkMock mock(agent_job_flags(10));
   webdata::Client client(sdk_client_options(mock));
   webdata::AgentRequest ask = library_question();
   webdata::AgentExchange exchange;
@@ -243,7 +243,7 @@ TEST_CASE("threads, chat, exchange, list, trace and snapshots through the SDK",
 }
 
 TEST_CASE("a busy thread is a 409 error naming the running turn", "[integration][agent][threads]") {
-  RunningMock mock(job_mock(2000));
+  SdkMock mock(agent_job_flags(2000));
   webdata::Client client(sdk_client_options(mock));
   auto started = client.start_agent(library_question());
   REQUIRE(started.ok());

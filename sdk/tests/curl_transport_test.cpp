@@ -4,13 +4,13 @@
 #include <thread>
 #include <vector>
 
-#include "mock_fixture.hpp"
+#include "sdk_mock.hpp"
 #include "webdata/transport.hpp"
 
-using webdata::testing::RunningMock;
+using webdata::testing::SdkMock;
 
 TEST_CASE("curl transport exchanges with a real server", "[transport]") {
-  RunningMock mock;
+  SdkMock mock;
   auto transport = webdata::make_curl_transport();
   webdata::HttpRequest req;
   req.url = mock.url("/health");
@@ -22,7 +22,7 @@ TEST_CASE("curl transport exchanges with a real server", "[transport]") {
 }
 
 TEST_CASE("HTTP errors are responses, not transport errors", "[transport]") {
-  RunningMock mock;
+  SdkMock mock;
   auto transport = webdata::make_curl_transport();
   webdata::HttpRequest req;
   req.url = mock.url("/missing");
@@ -34,7 +34,7 @@ TEST_CASE("HTTP errors are responses, not transport errors", "[transport]") {
 TEST_CASE("a refused connection is a retryable transport error", "[transport]") {
   std::string url;
   {
-    RunningMock mock;
+    SdkMock mock;
     url = mock.url("/health");
   }  // stopped: nothing listens on that port any more
   auto transport = webdata::make_curl_transport();
@@ -47,7 +47,7 @@ TEST_CASE("a refused connection is a retryable transport error", "[transport]") 
 }
 
 TEST_CASE("a response over the size limit is an error", "[transport]") {
-  RunningMock mock;
+  SdkMock mock;
   webdata::CurlTransportOptions options;
   options.max_response_bytes = 8;
   auto transport = webdata::make_curl_transport(options);
@@ -59,7 +59,7 @@ TEST_CASE("a response over the size limit is an error", "[transport]") {
 }
 
 TEST_CASE("one transport is safe to share across threads", "[transport]") {
-  RunningMock mock;
+  SdkMock mock;
   auto transport = webdata::make_curl_transport();
   std::vector<std::thread> threads;
   std::atomic<int> ok{0};

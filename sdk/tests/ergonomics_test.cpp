@@ -10,12 +10,12 @@
 #include <nlohmann/json.hpp>
 
 #include "fakes.hpp"
-#include "mock_fixture.hpp"
+#include "sdk_mock.hpp"
 #include "webdata/webdata.hpp"
 
 using nlohmann::json;
 using webdata::testing::json_response;
-using webdata::testing::RunningMock;
+using webdata::testing::SdkMock;
 using namespace std::chrono_literals;
 
 namespace {
@@ -134,7 +134,7 @@ TEST_CASE("a failed job's reason is JobStatus::error (and still in extras)", "[e
 
 TEST_CASE("a failed crawl of the mock reports its reason as JobStatus::error",
           "[ergonomics][integration]") {
-  RunningMock mock;
+  SdkMock mock;
   webdata::Client client(mock.url(), "test-key");
   webdata::PollingPolicy policy;
   policy.interval = 20ms;
@@ -289,7 +289,7 @@ TEST_CASE("the v1 and v2 clients are one implementation with the version's paths
 }
 
 TEST_CASE("the short forms against the mock", "[ergonomics][integration]") {
-  RunningMock mock;
+  SdkMock mock;
   webdata::Client client(mock.url(), "test-key");
   auto doc = client.scrape("https://docs.example.test/getting-started/quickstart",
                            {webdata::Format::markdown});

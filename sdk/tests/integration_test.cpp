@@ -1,4 +1,4 @@
-// The SDK over real HTTP against the in-process mock (bundled virtual web); compiled a second
+// The SDK over real HTTP against a webdata-mock process (bundled virtual web); compiled a second
 // time into webdata_sdk_https_tests, where the same calls go over HTTPS and wss (sdk_mock.hpp).
 #include <catch2/catch.hpp>
 
@@ -7,14 +7,14 @@
 #include "sdk_mock.hpp"
 #include "webdata/webdata.hpp"
 
-using webdata::testing::RunningMock;
 using webdata::testing::sdk_client_options;
-using webdata::testing::sdk_mock_config;
+using webdata::testing::sdk_mock_flags;
+using webdata::testing::SdkMock;
 using namespace std::chrono_literals;
 
 namespace {
 
-webdata::Client client_for(RunningMock& mock, const std::string& key = "test-key") {
+webdata::Client client_for(const SdkMock& mock, const std::string& key = "test-key") {
   return webdata::Client(sdk_client_options(mock, key));
 }
 
@@ -28,7 +28,7 @@ webdata::PollingPolicy fast_polling() {
 }  // namespace
 
 TEST_CASE("scrape over HTTP returns the page's markdown and metadata", "[integration]") {
-  RunningMock mock(sdk_mock_config());
+  SdkMock mock(sdk_mock_flags());
   webdata::ScrapeRequest req;
   req.url = "https://docs.example.test/";
   req.formats = {"markdown", "links"};
@@ -52,9 +52,7 @@ TEST_CASE("scrape over HTTP returns the page's markdown and metadata", "[integra
 }
 
 TEST_CASE("get_scrape reads a past scrape back by its scrapeId, v2 and v1", "[integration]") {
-  auto config = sdk_mock_config();
-  config.teams = {{"team-1", {"test-key"}}, {"team-2", {"other-key"}}};
-  RunningMock mock(config);
+  SdkMock mock(sdk_mock_flags({"--api-key", "test-key:team-1", "--api-key", "other-key:team-2"}));
   const auto client = client_for(mock);
   webdata::ScrapeRequest req;
   req.url = "https://docs.example.test/";
@@ -93,7 +91,7 @@ TEST_CASE("get_scrape reads a past scrape back by its scrapeId, v2 and v1", "[in
 }
 
 TEST_CASE("API errors over HTTP are typed", "[integration]") {
-  RunningMock mock(sdk_mock_config());
+  SdkMock mock(sdk_mock_flags());
   webdata::ScrapeRequest req;
   req.url = "https://docs.example.test/";
   auto unauthorized = client_for(mock, "wrong-key").scrape(req);
@@ -116,9 +114,7 @@ TEST_CASE("API errors over HTTP are typed", "[integration]") {
 }
 
 TEST_CASE("a crawl over HTTP: paging in small chunks returns every page once", "[integration]") {
-  auto config = RunningMock::quiet_config();
-  config.chunk_bytes = 4096;  // force several chunks
-  RunningMock mock(sdk_mock_config(config));
+  SdkMock mock(sdk_mock_flags({"--chunk-bytes", "4096"}));  // force several chunks
   auto client = client_for(mock);
   webdata::CrawlRequest req;
   req.url = "https://docs.example.test/";
@@ -149,7 +145,7 @@ TEST_CASE("a crawl over HTTP: paging in small chunks returns every page once", "
 }
 
 TEST_CASE("batch scrape over HTTP with an invalid URL dropped", "[integration]") {
-  RunningMock mock(sdk_mock_config());
+  SdkMock mock(sdk_mock_flags());
   webdata::BatchScrapeRequest req;
   req.urls = {"https://docs.example.test/", "https://blog.example.test/", "not a url"};
   req.ignore_invalid_urls = true;
@@ -165,7 +161,7 @@ TEST_CASE("batch scrape over HTTP with an invalid URL dropped", "[integration]")
 }
 
 TEST_CASE("active crawls, cancel and idempotency keys over HTTP", "[integration]") {
-  RunningMock mock(sdk_mock_config());
+  SdkMock mock(sdk_mock_flags());
   auto client = client_for(mock);
   webdata::CrawlRequest req;
   req.url = "https://pages-500.synthetic.test/";
@@ -191,7 +187,7 @@ TEST_CASE("active crawls, cancel and idempotency keys over HTTP", "[integration]
 }
 
 TEST_CASE("search and agent over HTTP against the indexed virtual web", "[integration]") {
-  RunningMock mock(sdk_mock_config());
+  SdkMock mock(sdk_mock_flags());
   auto client = client_for(mock);
   webdata::SearchRequest req;
   req.query = "quickstart";
@@ -234,9 +230,7 @@ TEST_CASE("search and agent over HTTP against the indexed virtual web", "[integr
 }
 
 TEST_CASE("errors endpoints and the v1 job calls over HTTP", "[integration]") {
-  auto config = RunningMock::quiet_config();
-  config.page_pacing_ms = 0;
-  RunningMock mock(sdk_mock_config(config));
+  SdkMock mock(sdk_mock_flags(webdata::testing::page_pacing(0)));
   auto client = client_for(mock);
 
   // A synthetic site with a robots-disallowed /private/ page and a host whose fetches fail.
@@ -283,9 +277,7 @@ TEST_CASE("errors endpoints and the v1 job calls over HTTP", "[integration]") {
 
 TEST_CASE("watch() streams a crawl over the mock's own WebSocket (wss in the HTTPS build)",
           "[integration][watch]") {
-  auto config = sdk_mock_config();
-  config.page_pacing_ms = 20;
-  RunningMock mock(config);
+  SdkMock mock(sdk_mock_flags(webdata::testing::page_pacing(20)));
   CHECK(mock.url().rfind(webdata::testing::kSdkTestsOverTls ? "https://" : "http://", 0) == 0);
   auto client = client_for(mock);
   webdata::CrawlRequest req;
@@ -313,7 +305,7 @@ TEST_CASE("watch() streams a crawl over the mock's own WebSocket (wss in the HTT
 TEST_CASE("a client that does not trust the mock's certificate fails clearly",
           "[integration][tls]") {
   if (!webdata::testing::kSdkTestsOverTls) return;  // only the HTTPS build has a certificate
-  RunningMock mock(sdk_mock_config());
+  SdkMock mock(sdk_mock_flags());
   auto refused = webdata::Client(mock.url(), "test-key").scrape("https://docs.example.test/");
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.error().kind == webdata::ErrorKind::kTransport);

@@ -1,18 +1,20 @@
-// Client::parse over real HTTP against the in-process mock: the multipart upload libcurl writes
-// (curl_mime), bytes and path forms, options, and the errors of each side.
+// Client::parse over real HTTP against a webdata-mock process: the multipart upload libcurl
+// writes (curl_mime), bytes and path forms, options, and the errors of each side.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
-#include "formats/pdf.hpp"
-#include "mock_fixture.hpp"
+#include "sdk_mock.hpp"
 #include "webdata/webdata.hpp"
 
-using webdata::testing::RunningMock;
+using webdata::testing::SdkMock;
 using namespace std::string_literals;
 
 namespace {
@@ -35,11 +37,53 @@ struct TempFile {
   }
 };
 
+/// A PDF of `lines` (plain ASCII without parentheses or backslashes), 50 to a page in Helvetica,
+/// with `title` in its document information: made here, as a user's file would be, so that the
+/// test needs nothing of the mock but its API.
+std::string lines_pdf(const std::vector<std::string>& lines, const std::string& title) {
+  const std::size_t per_page = 50;
+  const std::size_t pages = std::max<std::size_t>(1, (lines.size() + per_page - 1) / per_page);
+  // Objects 1 to 4: catalog, page tree, font, document information; then each page and its
+  // content stream.
+  std::vector<std::string> objects(4 + 2 * pages);
+  std::string kids;
+  for (std::size_t page = 0; page < pages; ++page) {
+    const std::size_t number = 5 + 2 * page;
+    kids += std::to_string(number) + " 0 R ";
+    std::string content = "BT /F1 11 Tf 14 TL 72 760 Td\n";
+    for (std::size_t i = page * per_page; i < std::min(lines.size(), (page + 1) * per_page); ++i) {
+      content += "(" + lines[i] + ") Tj T*\n";
+    }
+    content += "ET\n";
+    objects[number - 1] =
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources "
+        "<< /Font << /F1 3 0 R >> >> /Contents " +
+        std::to_string(number + 1) + " 0 R >>";
+    objects[number] =
+        "<< /Length " + std::to_string(content.size()) + " >>\nstream\n" + content + "endstream";
+  }
+  objects[0] = "<< /Type /Catalog /Pages 2 0 R >>";
+  objects[1] = "<< /Type /Pages /Kids [" + kids + "] /Count " + std::to_string(pages) + " >>";
+  objects[2] = "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>";
+  objects[3] = "<< /Title (" + title + ") >>";
+  std::string pdf = "%PDF-1.4\n";
+  std::string xref = "xref\n0 " + std::to_string(objects.size() + 1) + "\n0000000000 65535 f \n";
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    char entry[32];
+    std::snprintf(entry, sizeof entry, "%010zu 00000 n \n", pdf.size());  // 20 bytes each
+    xref += entry;
+    pdf += std::to_string(i + 1) + " 0 obj\n" + objects[i] + "\nendobj\n";
+  }
+  const std::size_t xref_at = pdf.size();
+  return pdf + xref + "trailer\n<< /Size " + std::to_string(objects.size() + 1) +
+         " /Root 1 0 R /Info 4 0 R >>\nstartxref\n" + std::to_string(xref_at) + "\n%EOF\n";
+}
+
 }  // namespace
 
 TEST_CASE("Client::parse uploads bytes and gets the document a scrape would make",
           "[integration][parse]") {
-  RunningMock mock;
+  SdkMock mock;
   webdata::Client client(mock.url(), "test-key");
   webdata::ParseOptions options;
   options.formats = {webdata::FormatEntry("markdown"), webdata::FormatEntry("links")};
@@ -69,7 +113,7 @@ TEST_CASE("Client::parse uploads bytes and gets the document a scrape would make
 
 TEST_CASE("Client::parse sends binary content intact, from bytes and from a path",
           "[integration][parse]") {
-  RunningMock mock;
+  SdkMock mock;
   webdata::Client client(mock.url(), "test-key");
   const std::string bytes = "a\0b\r\n--boundary-like\r\n\0end"s;
   webdata::ParseOptions raw;
@@ -78,9 +122,9 @@ TEST_CASE("Client::parse sends binary content intact, from bytes and from a path
   REQUIRE(doc.ok());
   CHECK(doc->raw_html == std::optional<std::string>(bytes));
 
-  std::string text;
-  for (int i = 1; i <= 120; ++i) text += "Line " + std::to_string(i) + " of the report.\n";
-  const TempFile pdf("report.pdf", webdata::mock::formats::write_pdf(text, "Annual report"));
+  std::vector<std::string> lines;
+  for (int i = 1; i <= 120; ++i) lines.push_back("Line " + std::to_string(i) + " of the report.");
+  const TempFile pdf("report.pdf", lines_pdf(lines, "Annual report"));
   auto parsed = client.parse(pdf.path);
   REQUIRE(parsed.ok());
   CHECK(parsed->metadata.title == std::optional<std::string>("Annual report"));
@@ -94,7 +138,7 @@ TEST_CASE("Client::parse sends binary content intact, from bytes and from a path
 
 TEST_CASE("Client::parse errors: refused before sending, and the service's refusals",
           "[integration][parse]") {
-  RunningMock mock;
+  SdkMock mock;
   webdata::Client client(mock.url(), "test-key");
   auto missing = client.parse(std::filesystem::path("/nonexistent/webdata/file.pdf"));
   REQUIRE_FALSE(missing.ok());

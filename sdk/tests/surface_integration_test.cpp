@@ -1,5 +1,5 @@
-// The SDK's map, crawl params preview, team usage and extract calls over real HTTP against the
-// in-process mock, v2 and v1.
+// The SDK's map, crawl params preview, team usage and extract calls over real HTTP against a
+// webdata-mock process, v2 and v1.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -7,16 +7,16 @@
 #include <thread>
 
 #include "api_client.hpp"
-#include "mock_fixture.hpp"
+#include "sdk_mock.hpp"
 #include "stub_mapping.hpp"
 #include "webdata/webdata.hpp"
 
-using webdata::testing::RunningMock;
+using webdata::testing::SdkMock;
 using namespace std::chrono_literals;
 
 TEST_CASE("Client::map lists a synthetic site with titles, honours limit and search",
           "[integration][map]") {
-  RunningMock mock;
+  SdkMock mock;
   webdata::Client client(mock.url(), "test-key");
   webdata::MapRequest req;
   req.url = "https://pages-40.synthetic.test/";
@@ -51,7 +51,7 @@ TEST_CASE("Client::map lists a synthetic site with titles, honours limit and sea
 
 TEST_CASE("Client::crawl_params_preview gives a crawl request start_crawl accepts",
           "[integration][crawl-preview]") {
-  RunningMock mock;
+  SdkMock mock;
   webdata::Client client(mock.url(), "test-key");
   auto preview = client.crawl_params_preview(
       {"https://pages-40.synthetic.test/", "only /p1, at most 5 pages, skip the sitemap"});
@@ -72,7 +72,7 @@ TEST_CASE("Client::crawl_params_preview gives a crawl request start_crawl accept
 }
 
 TEST_CASE("Client usage calls read the mock's accounting, v2 and v1", "[integration][team]") {
-  RunningMock mock;
+  SdkMock mock;
   webdata::Client client(mock.url(), "test-key");
   webdata::v1::Client v1(mock.url(), "test-key");
   auto before = client.credit_usage();
@@ -123,7 +123,7 @@ TEST_CASE("Client usage calls read the mock's accounting, v2 and v1", "[integrat
 
 namespace {
 
-void add_shop(RunningMock& mock) {
+void add_shop(const SdkMock& mock) {
   webdata::testing::ApiClient api(mock.url());
   const auto page = [](const std::string& title, const std::string& body) {
     return "<html><head><title>" + title + "</title></head><body><main><h1>" + title + "</h1>" +
@@ -150,7 +150,7 @@ webdata::Json product_schema() {
 
 TEST_CASE("Client::extract starts, waits and returns data merged across a glob's pages",
           "[integration][extract]") {
-  RunningMock mock;
+  SdkMock mock;
   add_shop(mock);
   webdata::Client client(mock.url(), "test-key");
   webdata::ExtractRequest req;
@@ -177,7 +177,7 @@ TEST_CASE("Client::extract starts, waits and returns data merged across a glob's
 
 TEST_CASE("start_extract and extract_status: processing, then completed, errors as errors",
           "[integration][extract]") {
-  RunningMock mock;
+  SdkMock mock;
   add_shop(mock);
   webdata::testing::ApiClient(mock.url()).post("/__admin/settings", {{"pagePacingMs", 300}});
   webdata::Client client(mock.url(), "test-key");
@@ -224,7 +224,7 @@ TEST_CASE("start_extract and extract_status: processing, then completed, errors 
 }
 
 TEST_CASE("v1::Client::extract", "[integration][extract]") {
-  RunningMock mock;
+  SdkMock mock;
   add_shop(mock);
   webdata::v1::Client v1(mock.url(), "test-key");
   webdata::v1::ExtractRequest req;
@@ -244,7 +244,7 @@ TEST_CASE("v1::Client::extract", "[integration][extract]") {
 
 TEST_CASE("a failed extract job is an ExtractResult with its error, not an Error",
           "[integration][extract]") {
-  RunningMock mock;
+  SdkMock mock;
   webdata::Client client(mock.url(), "test-key");
   webdata::ExtractRequest req;
   req.urls = {"http://nowhere.invalid/"};

@@ -1,4 +1,4 @@
-// CrawlJob::watch against the in-process mock: the WebSocket watcher and the polling fallback.
+// CrawlJob::watch against a webdata-mock process: the WebSocket watcher and the polling fallback.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -6,10 +6,12 @@
 #include <set>
 #include <thread>
 
-#include "mock_fixture.hpp"
+#include "api_client.hpp"
+#include "sdk_mock.hpp"
 #include "webdata/webdata.hpp"
 
-using webdata::testing::RunningMock;
+using webdata::testing::page_pacing;
+using webdata::testing::SdkMock;
 using Kind = webdata::WatchEvent::Kind;
 using namespace std::chrono_literals;
 
@@ -36,10 +38,18 @@ class CountingTransport : public webdata::Transport {
   std::shared_ptr<webdata::Transport> inner_ = webdata::make_curl_transport();
 };
 
-webdata::mock::Config paced(int pacing_ms) {
-  auto config = RunningMock::quiet_config();
-  config.page_pacing_ms = pacing_ms;
-  return config;
+/// Turns the mock's crawl watcher off, as a deployment without it (POST /__admin/settings).
+void turn_watcher_off(const SdkMock& mock) {
+  const auto reply =
+      webdata::testing::ApiClient(mock.url()).post("/__admin/settings", {{"crawlWatcher", false}});
+  REQUIRE(reply.status == 200);
+}
+
+/// Crawl watcher connections open on the mock now (GET /__admin/watchers).
+long long open_watchers(const SdkMock& mock) {
+  const auto reply = webdata::testing::ApiClient(mock.url()).get("/__admin/watchers");
+  REQUIRE(reply.status == 200);
+  return reply.body.at("open").get<long long>();
 }
 
 webdata::CrawlRequest crawl_of(const std::string& url) {
@@ -95,7 +105,7 @@ void check_shape(const Watched& w, bool websocket) {
 }  // namespace
 
 TEST_CASE("watch() streams a running crawl over the WebSocket", "[watch][integration]") {
-  RunningMock mock(paced(40));
+  SdkMock mock(page_pacing(40));
   auto transport = std::make_shared<CountingTransport>();
   webdata::ClientOptions options;
   options.api_url = mock.url();
@@ -126,7 +136,7 @@ TEST_CASE("watch() streams a running crawl over the WebSocket", "[watch][integra
 
 TEST_CASE("watch() falls back to polling and downloads each document once",
           "[watch][integration]") {
-  RunningMock mock(paced(40));
+  SdkMock mock(page_pacing(40));
   auto transport = std::make_shared<CountingTransport>();
   webdata::ClientOptions options;
   options.api_url = mock.url();
@@ -136,7 +146,7 @@ TEST_CASE("watch() falls back to polling and downloads each document once",
 
   auto mode = webdata::WatchMode::kPolling;
   SECTION("the service offers no watcher (kAuto)") {
-    mock.server().set_watcher_enabled(false);
+    turn_watcher_off(mock);
     mode = webdata::WatchMode::kAuto;
   }
   SECTION("polling is asked for (kPolling)") { mode = webdata::WatchMode::kPolling; }
@@ -155,8 +165,8 @@ TEST_CASE("watch() falls back to polling and downloads each document once",
 
 TEST_CASE("watch() over the WebSocket only fails when the service does not offer it",
           "[watch][integration]") {
-  RunningMock mock(paced(0));
-  mock.server().set_watcher_enabled(false);
+  SdkMock mock(page_pacing(0));
+  turn_watcher_off(mock);
   webdata::Client client(mock.url(), "test-key");
   auto job = client.start_crawl(crawl_of("http://pages-3.synthetic.test/")).value();
   const Watched w = run(job.watch(policy_for(webdata::WatchMode::kWebSocket)));
@@ -167,7 +177,7 @@ TEST_CASE("watch() over the WebSocket only fails when the service does not offer
 
 TEST_CASE("watch() of an unknown crawl or with a bad key reports the HTTP error",
           "[watch][integration]") {
-  RunningMock mock(paced(0));
+  SdkMock mock(page_pacing(0));
   webdata::Client client(mock.url(), "test-key");
   const Watched unknown =
       run(client.crawl_job("4f8a1c1e-0000-4000-8000-000000000000").watch(policy_for(webdata::WatchMode::kAuto)));
@@ -183,7 +193,7 @@ TEST_CASE("watch() of an unknown crawl or with a bad key reports the HTTP error"
 }
 
 TEST_CASE("watch() of a failed crawl ends with its error", "[watch][integration]") {
-  RunningMock mock(paced(0));
+  SdkMock mock(page_pacing(0));
   webdata::Client client(mock.url(), "test-key");
   auto job = client.start_crawl(crawl_of("http://nowhere.invalid/")).value();
   for (auto mode : {webdata::WatchMode::kWebSocket, webdata::WatchMode::kPolling}) {
@@ -196,7 +206,7 @@ TEST_CASE("watch() of a failed crawl ends with its error", "[watch][integration]
 }
 
 TEST_CASE("watch() stops at its deadline and when cancelled", "[watch][integration]") {
-  RunningMock mock(paced(500));
+  SdkMock mock(page_pacing(500));
   webdata::Client client(mock.url(), "test-key");
   auto job = client.start_crawl(crawl_of("http://pages-50.synthetic.test/")).value();
 
@@ -222,9 +232,9 @@ TEST_CASE("watch() stops at its deadline and when cancelled", "[watch][integrati
   }
   // A watcher that stopped reading is gone from the server.
   const auto end = std::chrono::steady_clock::now() + 10s;
-  while (mock.server().open_watchers() != 0 && std::chrono::steady_clock::now() < end) {
+  while (open_watchers(mock) != 0 && std::chrono::steady_clock::now() < end) {
     std::this_thread::sleep_for(10ms);
   }
-  CHECK(mock.server().open_watchers() == 0);
+  CHECK(open_watchers(mock) == 0);
   CHECK(job.cancel().ok());
 }

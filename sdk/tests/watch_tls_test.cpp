@@ -1,19 +1,20 @@
-// CrawlJob::watch over wss, through an HTTP CONNECT proxy, and its refusals: against the
-// in-process mock behind an in-test TLS relay (test_servers.hpp), and a scripted service for the
-// answers the mock never gives.
+// CrawlJob::watch over wss, through an HTTP CONNECT proxy, and its refusals: against a
+// webdata-mock process behind an in-test TLS relay (test_servers.hpp), and a scripted service for
+// the answers the mock never gives.
 #include <catch2/catch.hpp>
 
 #include <atomic>
 #include <cstdlib>
 #include <set>
 
-#include "mock_fixture.hpp"
+#include "sdk_mock.hpp"
 #include "test_servers.hpp"
 #include "webdata/webdata.hpp"
 
 using webdata::testing::ConnectProxy;
-using webdata::testing::RunningMock;
+using webdata::testing::page_pacing;
 using webdata::testing::ScriptedService;
+using webdata::testing::SdkMock;
 using webdata::testing::TestCertificate;
 using webdata::testing::TlsRelay;
 using Kind = webdata::WatchEvent::Kind;
@@ -59,12 +60,6 @@ class NoEnvironmentProxy {
                                             "NO_PROXY"};
   std::vector<std::pair<std::string, std::string>> saved_;
 };
-
-webdata::mock::Config paced(int pacing_ms) {
-  auto config = RunningMock::quiet_config();
-  config.page_pacing_ms = pacing_ms;
-  return config;
-}
 
 webdata::CrawlRequest crawl_of(const std::string& url) {
   webdata::CrawlRequest crawl;
@@ -127,9 +122,9 @@ void check_streamed(const Watched& w, int pages) {
 
 TEST_CASE("watch() streams documents over wss when the CA is given", "[watch][tls]") {
   NoEnvironmentProxy no_proxy;
-  RunningMock mock(paced(20));
+  SdkMock mock(page_pacing(20));
   TestCertificate certificate({"127.0.0.1", "localhost"});
-  TlsRelay relay(certificate, mock.server().port());
+  TlsRelay relay(certificate, mock.port());
 
   webdata::CurlTransportOptions tls;
   SECTION("as a CA file") { tls.ca_file = certificate.cert_file(); }
@@ -153,9 +148,9 @@ TEST_CASE("watch() streams documents over wss when the CA is given", "[watch][tl
 TEST_CASE("watch() over wss fails clearly on an untrusted certificate, in every mode",
           "[watch][tls]") {
   NoEnvironmentProxy no_proxy;
-  RunningMock mock(paced(0));
+  SdkMock mock(page_pacing(0));
   TestCertificate certificate({"127.0.0.1"});
-  TlsRelay relay(certificate, mock.server().port());
+  TlsRelay relay(certificate, mock.port());
   // The crawl is started over plain HTTP; the watcher then attaches over TLS.
   webdata::Client plain(mock.url(), "test-key");
   const auto id = plain.start_crawl(crawl_of("http://pages-3.synthetic.test/")).value().id();
@@ -179,7 +174,7 @@ TEST_CASE("watch() over wss fails clearly on an untrusted certificate, in every 
 
   SECTION("a certificate for another name is refused even with its CA") {
     TestCertificate other({"other.test"});
-    TlsRelay wrong_name(other, mock.server().port());
+    TlsRelay wrong_name(other, mock.port());
     webdata::CurlTransportOptions tls;
     tls.ca_file = other.cert_file();
     webdata::Client client = tls_client(wrong_name.url(), tls);
@@ -199,9 +194,9 @@ TEST_CASE("watch() over wss fails clearly on an untrusted certificate, in every 
 
 TEST_CASE("watch() over wss goes through the transport's HTTP proxy", "[watch][tls][proxy]") {
   NoEnvironmentProxy no_proxy;
-  RunningMock mock(paced(0));
+  SdkMock mock(page_pacing(0));
   TestCertificate certificate({"127.0.0.1"});
-  TlsRelay relay(certificate, mock.server().port());
+  TlsRelay relay(certificate, mock.port());
   ConnectProxy proxy("user:p@ss word");
   const std::string target = "127.0.0.1:" + std::to_string(relay.port());
 
