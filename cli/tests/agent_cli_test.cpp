@@ -5,16 +5,17 @@
 #include <nlohmann/json.hpp>
 
 #include "process.hpp"
+#include "spawned_mock.hpp"
 
 namespace {
 
 using nlohmann::json;
-using webdata::testing::MockProcess;
+using webdata::testing::SpawnedMock;
 using webdata::testing::RunResult;
 
 const std::string kKettle = "https://shop.example.test/products/trail-kettle";
 
-RunResult agent_cli(const MockProcess& mock, std::vector<std::string> args) {
+RunResult agent_cli(const SpawnedMock& mock, std::vector<std::string> args) {
   std::vector<std::string> argv = {WEBDATA_CLI_EXE};
   argv.insert(argv.end(), args.begin(), args.end());
   argv.insert(argv.end(), {"--api-url", mock.url(), "--api-key", "test-key"});
@@ -39,7 +40,7 @@ std::string trimmed(std::string s) {
 }  // namespace
 
 TEST_CASE("agent as a job: waits for the answer, --no-wait prints the id, status --agent") {
-  MockProcess mock(WEBDATA_MOCK_EXE, {"--agent-jobs", "--agent-pacing", "20"});
+  SpawnedMock mock(WEBDATA_MOCK_EXE, {"--agent-jobs", "--agent-pacing", "20"});
   // Without --no-wait the CLI polls the job and prints the answer, as for the synchronous form.
   auto md = agent_cli(mock, {"agent", "What does the trail kettle cost?", "--url", kKettle,
                              "--poll-interval", "20"});
@@ -73,7 +74,7 @@ TEST_CASE("agent as a job: waits for the answer, --no-wait prints the id, status
 }
 
 TEST_CASE("cancel ID --agent stops a running agent job") {
-  MockProcess mock(WEBDATA_MOCK_EXE, {"--agent-jobs", "--agent-pacing", "3000"});
+  SpawnedMock mock(WEBDATA_MOCK_EXE, {"--agent-jobs", "--agent-pacing", "3000"});
   auto started = agent_cli(mock, {"agent", "trail kettle price", "--no-wait", "--json"});
   REQUIRE(started.exit_code == 0);
   const std::string id = parse_out(started).at("id");
@@ -93,7 +94,7 @@ TEST_CASE("cancel ID --agent stops a running agent job") {
 }
 
 TEST_CASE("agent --no-wait against a deployment that answers at once prints the answer") {
-  MockProcess mock(WEBDATA_MOCK_EXE);
+  SpawnedMock mock(WEBDATA_MOCK_EXE);
   auto r =
       agent_cli(mock, {"agent", "What does the trail kettle cost?", "--url", kKettle, "--no-wait"});
   REQUIRE(r.exit_code == 0);

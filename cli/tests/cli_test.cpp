@@ -7,16 +7,17 @@
 #include <thread>
 
 #include "process.hpp"
+#include "spawned_mock.hpp"
 #include "progress.hpp"
 
 namespace {
 
 using nlohmann::json;
-using webdata::testing::MockProcess;
+using webdata::testing::SpawnedMock;
 using webdata::testing::RunResult;
 
 // Runs `webdata ARGS... --api-url MOCK --api-key test-key` (no WEBDATA_* from the environment).
-RunResult cli(const MockProcess& mock, std::vector<std::string> args,
+RunResult cli(const SpawnedMock& mock, std::vector<std::string> args,
               const std::string& key = "test-key") {
   std::vector<std::string> argv = {WEBDATA_CLI_EXE};
   argv.insert(argv.end(), args.begin(), args.end());
@@ -40,7 +41,7 @@ std::size_t count(const std::string& text, const std::string& what) {
   return n;
 }
 
-MockProcess start_mock() { return MockProcess(WEBDATA_MOCK_EXE, {"--page-pacing", "0"}); }
+SpawnedMock start_mock() { return SpawnedMock(WEBDATA_MOCK_EXE, {"--page-pacing", "0"}); }
 
 }  // namespace
 
@@ -82,7 +83,7 @@ TEST_CASE("progress bar: no rate until a meaningful interval has passed") {
 }
 
 TEST_CASE("scrape prints the page's markdown and exits 0") {
-  MockProcess mock = start_mock();
+  SpawnedMock mock = start_mock();
   auto r = cli(mock, {"scrape", "https://docs.example.test/getting-started/quickstart"});
   INFO(r.err);
   CHECK(r.exit_code == 0);
@@ -91,7 +92,7 @@ TEST_CASE("scrape prints the page's markdown and exits 0") {
 }
 
 TEST_CASE("scrape --json prints the document with every asked format") {
-  MockProcess mock = start_mock();
+  SpawnedMock mock = start_mock();
   auto r = cli(mock, {"scrape", "https://docs.example.test/", "--format", "markdown,links",
                       "--format", "summary", "--json"});
   REQUIRE(r.exit_code == 0);
@@ -105,7 +106,7 @@ TEST_CASE("scrape --json prints the document with every asked format") {
 }
 
 TEST_CASE("scrape with a schema extracts json, and --v1 uses the v1 endpoint") {
-  MockProcess mock = start_mock();
+  SpawnedMock mock = start_mock();
   auto r = cli(mock, {"scrape", "https://shop.example.test/products/trail-kettle", "--schema",
                       R"({"type":"object","properties":{"name":{"type":"string"}},"required":["name"]})",
                       "--json"});
@@ -121,7 +122,7 @@ TEST_CASE("scrape with a schema extracts json, and --v1 uses the v1 endpoint") {
 }
 
 TEST_CASE("the --proxy flag takes the service's four names, v1 refuses enhanced with the field named") {
-  MockProcess mock = start_mock();
+  SpawnedMock mock = start_mock();
   for (const char* mode : {"basic", "enhanced", "stealth", "auto"}) {
     INFO(mode);
     auto r = cli(mock, {"scrape", "https://docs.example.test/", "--proxy", mode});
@@ -141,7 +142,7 @@ TEST_CASE("the --proxy flag takes the service's four names, v1 refuses enhanced 
 }
 
 TEST_CASE("status --scrape prints a past scrape by its scrapeId, v2 and --v1") {
-  MockProcess mock = start_mock();
+  SpawnedMock mock = start_mock();
   auto made = cli(mock, {"scrape", "https://docs.example.test/getting-started/quickstart",
                          "--format", "markdown,links", "--json"});
   REQUIRE(made.exit_code == 0);
@@ -166,7 +167,7 @@ TEST_CASE("status --scrape prints a past scrape by its scrapeId, v2 and --v1") {
 }
 
 TEST_CASE("exit code 1 for API errors, with the error on stderr") {
-  MockProcess mock = start_mock();
+  SpawnedMock mock = start_mock();
   auto dns = cli(mock, {"scrape", "https://no-such-host.example.invalid/"});
   CHECK(dns.exit_code == 1);
   CHECK(dns.out.empty());
@@ -203,7 +204,7 @@ TEST_CASE("exit code 3 when nothing answers, 2 for usage errors") {
 }
 
 TEST_CASE("WEBDATA_API_URL and WEBDATA_API_KEY configure the client") {
-  MockProcess mock = start_mock();
+  SpawnedMock mock = start_mock();
   auto ok = webdata::testing::run({WEBDATA_CLI_EXE, "active"},
                                   {{"WEBDATA_API_URL", mock.url()}, {"WEBDATA_API_KEY", "test-key"}});
   CHECK(ok.exit_code == 0);
@@ -214,7 +215,7 @@ TEST_CASE("WEBDATA_API_URL and WEBDATA_API_KEY configure the client") {
 }
 
 TEST_CASE("batch prints every document, lists invalid URLs and draws progress") {
-  MockProcess mock = start_mock();
+  SpawnedMock mock = start_mock();
   auto r = cli(mock, {"batch", "https://docs.example.test/", "https://docs.example.test/faq",
                       "not a url", "--json", "--progress", "always"});
   REQUIRE(r.exit_code == 0);
@@ -232,7 +233,7 @@ TEST_CASE("batch prints every document, lists invalid URLs and draws progress") 
 }
 
 TEST_CASE("crawl streams every page in markdown with a progress bar") {
-  MockProcess mock = start_mock();
+  SpawnedMock mock = start_mock();
   auto r = cli(mock, {"crawl", "https://library.synthetic.test/", "--limit", "7", "--progress",
                       "always", "--poll-interval", "50"});
   REQUIRE(r.exit_code == 0);
@@ -248,7 +249,7 @@ TEST_CASE("crawl streams every page in markdown with a progress bar") {
 }
 
 TEST_CASE("crawl --no-wait, then active, status, cancel and errors") {
-  MockProcess mock = start_mock();
+  SpawnedMock mock = start_mock();
   // Every page of this generated site answers after 300 ms: the crawl is still running below.
   auto started = cli(mock, {"crawl", "https://cli-jobs.delay-300.pages-200.synthetic.test/",
                             "--no-wait", "--max-concurrency", "1"});
@@ -289,7 +290,7 @@ TEST_CASE("crawl --no-wait, then active, status, cancel and errors") {
 }
 
 TEST_CASE("errors lists pages blocked by robots.txt") {
-  MockProcess mock = start_mock();
+  SpawnedMock mock = start_mock();
   auto crawl = cli(mock, {"crawl", "https://private.pages-6.synthetic.test/", "--quiet"});
   REQUIRE(crawl.exit_code == 0);
   auto status = cli(mock, {"active", "--json"});
@@ -307,7 +308,7 @@ TEST_CASE("errors lists pages blocked by robots.txt") {
 }
 
 TEST_CASE("search with sources and operators, markdown and JSON") {
-  MockProcess mock = start_mock();
+  SpawnedMock mock = start_mock();
   auto r = cli(mock, {"search", "kettle", "site:shop.example.test", "--source", "web,images",
                       "--json"});
   REQUIRE(r.exit_code == 0);
@@ -329,7 +330,7 @@ TEST_CASE("search with sources and operators, markdown and JSON") {
 }
 
 TEST_CASE("agent answers with sources") {
-  MockProcess mock = start_mock();
+  SpawnedMock mock = start_mock();
   auto r = cli(mock, {"agent", "What does the trail kettle cost?", "--url",
                       "https://shop.example.test/products/trail-kettle", "--json"});
   REQUIRE(r.exit_code == 0);
@@ -375,7 +376,7 @@ std::vector<std::string> visible_lines(const std::string& stream) {
 }
 
 // `webdata ARGS...` with stderr on the same pipe as stdout, as at a terminal.
-RunResult cli_merged(const MockProcess& mock, std::vector<std::string> args) {
+RunResult cli_merged(const SpawnedMock& mock, std::vector<std::string> args) {
   std::vector<std::string> argv = {"/bin/sh", "-c", "exec \"$0\" \"$@\" 2>&1", WEBDATA_CLI_EXE};
   argv.insert(argv.end(), args.begin(), args.end());
   argv.insert(argv.end(), {"--api-url", mock.url(), "--api-key", "test-key"});
@@ -398,7 +399,7 @@ std::vector<std::string> resume_command(const std::string& err) {
 }  // namespace
 
 TEST_CASE("a job that fails says why, and exits 5") {
-  MockProcess mock = start_mock();
+  SpawnedMock mock = start_mock();
   // The start host does not resolve: the crawl ends failed with the reason in its status.
   auto r = cli(mock, {"crawl", "https://fail-dns.synthetic.test/", "--quiet"});
   CHECK(r.exit_code == 5);
@@ -448,7 +449,7 @@ TEST_CASE("an unknown --format is refused before anything is sent, listing the a
 }
 
 TEST_CASE("a 404 on a job says whether it is the other kind (--batch)") {
-  MockProcess mock = start_mock();
+  SpawnedMock mock = start_mock();
   auto batch = cli(mock, {"batch", "https://docs.example.test/", "--no-wait"});
   REQUIRE(batch.exit_code == 0);
   const std::string batch_id = first_line(batch.out);
@@ -475,7 +476,7 @@ TEST_CASE("a 404 on a job says whether it is the other kind (--batch)") {
 }
 
 TEST_CASE("a 401 names --api-key and WEBDATA_API_KEY, and where the refused key came from") {
-  MockProcess mock = start_mock();
+  SpawnedMock mock = start_mock();
   auto flag = cli(mock, {"active"}, "wrong-key");
   CHECK(flag.exit_code == 1);
   CHECK(flag.err.find("refused the key from --api-key: check --api-key or WEBDATA_API_KEY") !=
@@ -521,7 +522,7 @@ TEST_CASE("retries of a service that answers are announced, one line each") {
                "response": {"status": 503, "headers": {"Retry-After": "0"},
                             "jsonBody": {"success": false, "error": "busy"}}})";
   }
-  MockProcess mock(WEBDATA_MOCK_EXE, {"--api-stubs", dir});
+  SpawnedMock mock(WEBDATA_MOCK_EXE, {"--api-stubs", dir});
   auto r = cli(mock, {"status", "00000000-0000-4000-8000-000000000000"});
   std::filesystem::remove_all(dir);
   CHECK(r.exit_code == 1);
@@ -532,7 +533,7 @@ TEST_CASE("retries of a service that answers are announced, one line each") {
 }
 
 TEST_CASE("when the max wait runs out it says how to resume, and that command resumes") {
-  MockProcess mock = start_mock();
+  SpawnedMock mock = start_mock();
   // Pages answer after 300 ms, one at a time: the crawl outlives a one-second wait.
   const std::string site = "https://resume.delay-300.pages-12.synthetic.test/";
   auto r = cli(mock, {"crawl", site, "--max-concurrency", "1", "--max-wait", "1",
@@ -567,7 +568,7 @@ TEST_CASE("when the max wait runs out it says how to resume, and that command re
 }
 
 TEST_CASE("the progress bar never shares a line with the output") {
-  MockProcess mock = start_mock();
+  SpawnedMock mock = start_mock();
   auto r = cli_merged(mock, {"crawl", "https://bar.delay-200.pages-6.synthetic.test/",
                              "--max-concurrency", "1", "--progress", "always",
                              "--poll-interval", "20"});
@@ -596,7 +597,7 @@ TEST_CASE("the progress bar never shares a line with the output") {
 }
 
 TEST_CASE("pages of a job are separated by a rule and a comment, not by headings") {
-  MockProcess mock = start_mock();
+  SpawnedMock mock = start_mock();
   auto r = cli(mock, {"crawl", "https://library.synthetic.test/", "--limit", "3", "--quiet"});
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("\n# https://") == std::string::npos);
@@ -614,7 +615,7 @@ TEST_CASE("pages of a job are separated by a rule and a comment, not by headings
 // --- map, extract, usage, queue, crawl-preview: the endpoints beyond the specification's core.
 
 TEST_CASE("map prints one URL per line, --json, --limit, --sitemap, --search, --v1") {
-  MockProcess mock = start_mock();
+  SpawnedMock mock = start_mock();
   auto r = cli(mock, {"map", "http://pages-30.synthetic.test/", "--limit", "7"});
   REQUIRE(r.exit_code == 0);
   CHECK(count(r.out, "\n") == 7);
@@ -644,7 +645,7 @@ TEST_CASE("map prints one URL per line, --json, --limit, --sitemap, --search, --
 }
 
 TEST_CASE("extract follows the job and prints the data, --no-wait and status --extract") {
-  MockProcess mock = start_mock();
+  SpawnedMock mock = start_mock();
   const std::string schema =
       R"({"type":"object","properties":{"name":{"type":"string"}},"required":["name"]})";
   auto r = cli(mock, {"extract", "https://shop.example.test/products/trail-kettle", "--schema",
@@ -683,7 +684,7 @@ TEST_CASE("extract follows the job and prints the data, --no-wait and status --e
 }
 
 TEST_CASE("extract refuses bad input, says why a job failed, and names unknown ids") {
-  MockProcess mock = start_mock();
+  SpawnedMock mock = start_mock();
   auto none = cli(mock, {"extract", "https://shop.example.test/"});
   CHECK(none.exit_code == 2);
   CHECK(none.err.find("--prompt") != std::string::npos);
@@ -704,7 +705,7 @@ TEST_CASE("extract refuses bad input, says why a job failed, and names unknown i
 }
 
 TEST_CASE("usage prints credits and tokens, --historical by period and by key") {
-  MockProcess mock = start_mock();
+  SpawnedMock mock = start_mock();
   REQUIRE(cli(mock, {"scrape", "https://docs.example.test/"}).exit_code == 0);
   auto r = cli(mock, {"usage"});
   REQUIRE(r.exit_code == 0);
@@ -739,7 +740,7 @@ TEST_CASE("usage prints credits and tokens, --historical by period and by key") 
 }
 
 TEST_CASE("queue prints the team's queue and concurrency") {
-  MockProcess mock = start_mock();
+  SpawnedMock mock = start_mock();
   auto r = cli(mock, {"queue"});
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.rfind("jobs in queue: 0 (0 active, 0 waiting)\nconcurrency: 0 of ", 0) == 0);
@@ -752,7 +753,7 @@ TEST_CASE("queue prints the team's queue and concurrency") {
 }
 
 TEST_CASE("crawl-preview prints the options a prompt implies and the crawl that runs them") {
-  MockProcess mock = start_mock();
+  SpawnedMock mock = start_mock();
   auto r = cli(mock, {"crawl-preview", "https://docs.example.test/", "only", "the", "blog,", "at",
                       "most", "5", "pages"});
   REQUIRE(r.exit_code == 0);

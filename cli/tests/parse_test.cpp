@@ -11,14 +11,15 @@
 #include <unistd.h>
 
 #include "process.hpp"
+#include "spawned_mock.hpp"
 
 namespace {
 
 using nlohmann::json;
-using webdata::testing::MockProcess;
+using webdata::testing::SpawnedMock;
 using webdata::testing::RunResult;
 
-RunResult parse_cli(const MockProcess& mock, std::vector<std::string> args) {
+RunResult parse_cli(const SpawnedMock& mock, std::vector<std::string> args) {
   std::vector<std::string> argv = {WEBDATA_CLI_EXE};
   argv.insert(argv.end(), args.begin(), args.end());
   argv.insert(argv.end(), {"--api-url", mock.url(), "--api-key", "test-key"});
@@ -52,7 +53,7 @@ const std::string kHtml =
 }  // namespace
 
 TEST_CASE("parse prints the file's markdown, and --json the document") {
-  MockProcess mock(WEBDATA_MOCK_EXE, {});
+  SpawnedMock mock(WEBDATA_MOCK_EXE, {});
   const TempFile page("guide.html", kHtml);
   auto r = parse_cli(mock, {"parse", page.path.string()});
   REQUIRE(r.exit_code == 0);
@@ -71,7 +72,7 @@ TEST_CASE("parse prints the file's markdown, and --json the document") {
 }
 
 TEST_CASE("parse: --content-type names the type of a file without a known extension") {
-  MockProcess mock(WEBDATA_MOCK_EXE, {});
+  SpawnedMock mock(WEBDATA_MOCK_EXE, {});
   const TempFile notes("notes.dat", "# Notes\n\nplain words\n");
   auto refused = parse_cli(mock, {"parse", notes.path.string()});
   CHECK(refused.exit_code == 1);
@@ -82,7 +83,7 @@ TEST_CASE("parse: --content-type names the type of a file without a known extens
 }
 
 TEST_CASE("parse: a missing file and options of other commands are usage errors") {
-  MockProcess mock(WEBDATA_MOCK_EXE, {});
+  SpawnedMock mock(WEBDATA_MOCK_EXE, {});
   auto missing = parse_cli(mock, {"parse", "/nonexistent/webdata/guide.html"});
   CHECK(missing.exit_code == 2);
   CHECK(missing.err.find("cannot read") != std::string::npos);

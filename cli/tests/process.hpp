@@ -1,7 +1,7 @@
 #pragma once
 
-// Child processes for tests: run a command and capture its output and exit code, and start a
-// webdata-mock the way a CI script would (--port 0 --ready-file).
+// Child processes for tests: run a command and capture its output and exit code. The mock the
+// CLI talks to is started by the shared launcher (tests/support/spawned_mock.hpp).
 
 #include <fcntl.h>
 #include <poll.h>
@@ -112,60 +112,5 @@ inline RunResult run(const std::vector<std::string>& argv,
   }
   return result;
 }
-
-/// A webdata-mock process on a free port, started with --ready-file and stopped (SIGTERM) on
-/// destruction.
-class MockProcess {
- public:
-  explicit MockProcess(const std::string& executable, std::vector<std::string> extra = {}) {
-    char dir_template[] = "/tmp/webdata-mock-XXXXXX";
-    if (mkdtemp(dir_template) == nullptr) throw std::runtime_error("mkdtemp failed");
-    dir_ = dir_template;
-    const std::string ready = dir_ + "/url";
-    std::vector<std::string> argv = {executable, "--port", "0", "--quiet", "--ready-file", ready};
-    argv.insert(argv.end(), extra.begin(), extra.end());
-    std::vector<char*> args;  // before fork, as in run()
-    for (auto& a : argv) args.push_back(a.data());
-    args.push_back(nullptr);
-    pid_ = fork();
-    if (pid_ < 0) throw std::runtime_error("fork failed");
-    if (pid_ == 0) {
-      const int null_fd = ::open("/dev/null", O_WRONLY);
-      if (null_fd >= 0) dup2(null_fd, STDOUT_FILENO);
-      execv(args[0], args.data());
-      _exit(127);
-    }
-    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (std::chrono::steady_clock::now() < end) {
-      std::ifstream in(ready);
-      if (in && std::getline(in, url_) && !url_.empty()) return;
-      int status = 0;
-      if (waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        throw std::runtime_error("webdata-mock exited before it was ready");
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    throw std::runtime_error("webdata-mock was not ready within 30 s");
-  }
-  ~MockProcess() {
-    if (pid_ > 0) {
-      kill(pid_, SIGTERM);
-      waitpid(pid_, nullptr, 0);
-    }
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
-  MockProcess(const MockProcess&) = delete;
-  MockProcess& operator=(const MockProcess&) = delete;
-
-  const std::string& url() const { return url_; }
-  const std::string& dir() const { return dir_; }
-
- private:
-  pid_t pid_ = -1;
-  std::string dir_;
-  std::string url_;
-};
 
 }  // namespace webdata::testing
