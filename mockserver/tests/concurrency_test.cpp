@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -72,7 +73,7 @@ std::string scrape_body(const std::string& url) {
 
 }  // namespace
 
-TEST_CASE("with 16 scrapes of a 5 s page in flight, health and a cache hit answer at once",
+TEST_CASE("with 16 scrapes of a 5 s page in flight, health and a cache hit answer within 50 ms",
           "[http][workers]") {
   RunningMock mock;  // default threads and workers
   const auto port = mock.server().port();
@@ -97,27 +98,49 @@ TEST_CASE("with 16 scrapes of a 5 s page in flight, health and a cache hit answe
   }
   std::this_thread::sleep_for(milliseconds(500));  // all sixteen connected and waiting
 
-  const auto health = call(port, "GET", "/health");
-  const auto hit = call(port, "POST", "/v2/scrape", cached);
+  // Nine of each, one connection per request: the median answers within 50 ms (the issue's
+  // bound; a Release build answers in under a millisecond), and none waits for a slow page. The
+  // median, because one request of a sanitized build on a shared CI machine may lose its core
+  // for a scheduler tick; a request that waited for a slow page would take seconds.
+  std::vector<Timed> health;
+  std::vector<Timed> hit;
+  for (int i = 0; i < 9; ++i) {
+    health.push_back(call(port, "GET", "/health"));
+    hit.push_back(call(port, "POST", "/v2/scrape", cached));
+  }
   const auto health_done_ms =
       std::chrono::duration_cast<milliseconds>(Clock::now() - begin).count();
   for (auto& t : slow) t.join();
 
-  INFO("GET /health took " << health.took.count() << " ms, the cache hit "
-                           << hit.took.count() << " ms; first slow scrape done at "
-                           << first_slow_done_ms.load() << " ms");
-  CHECK(health.status == 200);
-  CHECK(hit.status == 200);
-  CHECK(json::parse(hit.body)["data"]["metadata"]["cacheState"] == "hit");
+  auto median_ms = [](std::vector<Timed> answers) {
+    std::sort(answers.begin(), answers.end(),
+              [](const Timed& a, const Timed& b) { return a.took < b.took; });
+    return answers[answers.size() / 2].took;
+  };
+  auto slowest = [](const std::vector<Timed>& answers) {
+    milliseconds most{0};
+    for (const auto& a : answers) most = std::max(most, a.took);
+    return most;
+  };
+  INFO("GET /health median " << median_ms(health).count() << " ms (max "
+                             << slowest(health).count() << "), cache hit median "
+                             << median_ms(hit).count() << " ms (max " << slowest(hit).count()
+                             << "); first slow scrape done at " << first_slow_done_ms.load()
+                             << " ms");
+  for (int i = 0; i < 9; ++i) {
+    CHECK(health[i].status == 200);
+    CHECK(hit[i].status == 200);
+    CHECK(json::parse(hit[i].body)["data"]["metadata"]["cacheState"] == "hit");
+  }
   // Answered while every slow scrape was still waiting for its page ...
   CHECK(health_done_ms < first_slow_done_ms.load());
   CHECK(first_slow_done_ms.load() >= 4500);
   // ... and promptly: before the worker pool, health waited seconds behind the slow pages.
-  CHECK(health.took < milliseconds(1000));
-  CHECK(hit.took < milliseconds(1000));
+  CHECK(median_ms(health) < milliseconds(50));
+  CHECK(median_ms(hit) < milliseconds(50));
+  CHECK(slowest(health) < milliseconds(1000));
+  CHECK(slowest(hit) < milliseconds(1000));
   CHECK(slow_ok == 16);
-  WARN("health " << health.took.count() << " ms, cache hit " << hit.took.count()
-                 << " ms with 16 slow scrapes in flight");
 }
 
 TEST_CASE("a stub's fixedDelayMilliseconds is a timer: it holds no handler thread",
