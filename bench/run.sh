@@ -366,6 +366,39 @@ print(f"result: server_{sys.argv[2]}_{sys.argv[3]}_ms_max={max(ms):.2f}")
   # Under 15000 ms: every figure above was taken while the slow scrapes were still in flight.
   echo "result: server_slow16_window_ms=$(( (t1 - t0) / 1000000 + 500 ))" >>"$work/results.txt"
   for i in "${slow[@]}"; do wait "$i" || true; done
+
+  # Heap allocations per request (issue 22: none of the HTTP layer's own on the hot path),
+  # counted by an LD_PRELOAD shim in a third mock, 1000 requests on one keep-alive connection,
+  # after a warm-up that fills the request journal's ring (1000 entries) and caches the page.
+  step "server: heap allocations per GET /health and per cache hit"
+  cc -O2 -shared -fPIC -o "$work/malloc_count.so" "$root/bench/malloc_count.c" ||
+    die "could not build bench/malloc_count.c"
+  local p_count pid_count
+  p_count="$(free_port)"
+  LD_PRELOAD="$work/malloc_count.so" "$build/mockserver/webdata-mock" --host 127.0.0.1 \
+    --port "$p_count" --quiet --api-key "$key" --credits 1000000000000 >"$work/srv_count.log" 2>&1 &
+  pids+=($!); pid_count=$!
+  wait_http "http://127.0.0.1:$p_count/health" "$pid_count" srv_count
+  requests() {  # KIND COUNT, on one connection
+    local args=() n
+    for n in $(seq 1 "$2"); do
+      if [ "$1" = health ]; then
+        args+=(-s -o /dev/null "http://127.0.0.1:$p_count/health")
+      else
+        args+=(-s -o /dev/null -X POST "http://127.0.0.1:$p_count/v2/scrape"
+               -H "Authorization: Bearer $key" -H 'Content-Type: application/json'
+               --data-binary @"$work/body-hit.json")
+      fi
+      [ "$n" -lt "$2" ] && args+=(--next)
+    done
+    curl "${args[@]}"
+  }
+  count_now() { kill -USR2 "$pid_count"; sleep 0.3; }
+  requests health 1100; requests hit 200
+  count_now; requests health 1000; count_now; requests hit 1000; count_now
+  grep '^mallocs=' "$work/srv_count.log" | tail -n 3 | cut -d= -f2 | tr '\n' ' ' |
+    awk '{ printf "result: server_mallocs_health=%.1f\nresult: server_mallocs_hit=%.1f\n", \
+           ($2 - $1) / 1000, ($3 - $2) / 1000 }' >>"$work/results.txt"
   grep '^result: server_' "$work/results.txt" >&2
   cleanup
   pids=()

@@ -20,6 +20,7 @@
 
 #include "core/buffers.hpp"
 #include "core/url.hpp"
+#include "http/recycling_allocator.hpp"
 #include "http/tls_context.hpp"
 #include "http/websocket_accept.hpp"
 #include "http/worker_pool.hpp"
@@ -35,6 +36,12 @@ using tcp = net::ip::tcp;
 using Clock = std::chrono::steady_clock;
 using PlainStream = beast::tcp_stream;
 using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+// Header fields from recycled blocks: a request's and an answer's fields allocate nothing once
+// the connection's thread has seen messages of their shape (http/recycling_allocator.hpp).
+using FieldsAllocator = RecyclingAllocator<char>;
+using RequestParser = bhttp::request_parser<bhttp::string_body, FieldsAllocator>;
+using ResponseMessage =
+    bhttp::response<bhttp::string_body, bhttp::basic_fields<FieldsAllocator>>;
 
 }  // namespace
 
@@ -313,7 +320,15 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
     if (impl.logging()) {
       log = [&impl, remote = remote_](const std::string& line) { impl.log_line(remote + " " + line); };
     }
-    accept_websocket(server_.websockets, std::move(stream_), parser_->release(), std::move(*route),
+    // The WebSocket session takes a plain request (the handshake reads its fields once).
+    auto raw = parser_->release();
+    bhttp::request<bhttp::string_body> request;
+    request.method_string(raw.method_string());
+    request.target(raw.target());
+    request.version(raw.version());
+    for (const auto& field : raw) request.insert(field.name_string(), field.value());
+    request.body() = std::move(raw.body());
+    accept_websocket(server_.websockets, std::move(stream_), std::move(request), std::move(*route),
                      std::move(log));
     return true;
   }
@@ -419,8 +434,8 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
   net::steady_timer delay_timer_;
   beast::flat_buffer buffer_;
   std::string raw_out_;
-  std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
-  bhttp::response<bhttp::string_body> res_;
+  std::optional<RequestParser> parser_;
+  ResponseMessage res_;
   Request request_;   // the exchange in progress; a pool thread reads it while its handler runs
   Response delayed_;  // an answer waiting for its delay
   std::string remote_;
