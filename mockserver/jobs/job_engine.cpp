@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <unordered_set>
+#include <utility>
 
 #include "core/ids.hpp"
 #include "core/time.hpp"
@@ -40,7 +41,9 @@ struct JobEngine::Runtime {
   RobotsTxt robots;  ///< Of the start origin, read before the first page.
   std::string start_origin;
   bool ignore_robots = false;
-  std::map<std::string, RobotsTxt> other_robots;  ///< Other origins (external links), lazily.
+  /// Other origins (external links), read lazily: their robots.txt and when it was due (a
+  /// page of that origin starts no sooner).
+  std::map<std::string, std::pair<RobotsTxt, SteadyClock::time_point>> other_robots;
   std::unordered_set<std::string> seen;
   bool ignore_query = false;
   bool similar = true;
@@ -482,15 +485,17 @@ void JobEngine::offer_locked(Runtime& runtime, const std::string& text, int dept
   runtime.pending.push_back(Task{target.str(), depth, false, nullptr});
 }
 
-std::optional<bool> JobEngine::known_robots(Runtime& runtime, const std::string& url) {
+std::optional<bool> JobEngine::known_robots(Runtime& runtime, const std::string& url,
+                                            SteadyClock::time_point& due) {
   const auto parsed = parse_http_url(url);
   if (!parsed || runtime.ignore_robots) return true;
   const std::string origin = parsed->origin();
   if (origin == runtime.start_origin) return true;  // checked when queued
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = runtime.other_robots.find(origin);
-  if (it != runtime.other_robots.end()) return it->second.allowed(parsed->target());
-  return std::nullopt;
+  if (it == runtime.other_robots.end()) return std::nullopt;
+  due = it->second.second;
+  return it->second.first.allowed(parsed->target());
 }
 
 std::optional<JobEngine::Later> JobEngine::scrape_page(const std::shared_ptr<Runtime>& runtime,
@@ -499,8 +504,9 @@ std::optional<JobEngine::Later> JobEngine::scrape_page(const std::shared_ptr<Run
   // A page of another origin than the start is checked against its own robots.txt, fetched
   // once per origin; the page's own fetch starts when that answer is due.
   SteadyClock::time_point start{};
-  std::optional<bool> allowed =
-      job.kind == JobKind::crawl ? known_robots(*runtime, task.url) : std::optional<bool>(true);
+  std::optional<bool> allowed = job.kind == JobKind::crawl
+                                    ? known_robots(*runtime, task.url, start)
+                                    : std::optional<bool>(true);
   if (!allowed) {
     const auto parsed = parse_http_url(task.url);
     web::FetchRequest request;
@@ -512,7 +518,7 @@ std::optional<JobEngine::Later> JobEngine::scrape_page(const std::shared_ptr<Run
     if (fetched.ok && fetched.status == 200) robots = RobotsTxt::parse(fetched.body);
     allowed = robots.allowed(parsed->target());
     std::lock_guard<std::mutex> lock(mutex_);
-    runtime->other_robots.emplace(parsed->origin(), std::move(robots));
+    runtime->other_robots.emplace(parsed->origin(), std::make_pair(std::move(robots), start));
   }
   if (!*allowed) {
     return Later{start, [this, runtime, task] {

@@ -158,8 +158,10 @@ class JobEngine {
   void record_page(Runtime& runtime, const Task& task, const nlohmann::json& options,
                    scrape::Outcome& outcome);
   /// Whether robots.txt lets the crawl read `url`: known for the start origin and for origins
-  /// whose robots.txt was read already; nullopt when it must be fetched first.
-  std::optional<bool> known_robots(Runtime& runtime, const std::string& url);
+  /// whose robots.txt was read already (then `due` is when that answer is due); nullopt when
+  /// it must be fetched first.
+  std::optional<bool> known_robots(Runtime& runtime, const std::string& url,
+                                   std::chrono::steady_clock::time_point& due);
   /// Queues `url` for the crawl if it is new, in scope, allowed and within the limit.
   void offer_locked(Runtime& runtime, const std::string& url, int depth);
   void finish_locked(Runtime& runtime);

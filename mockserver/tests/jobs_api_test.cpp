@@ -698,3 +698,43 @@ TEST_CASE("a crawl cancelled while its robots.txt is due queues nothing afterwar
   CHECK(after["completed"] == 0);
   CHECK(after["data"].empty());
 }
+
+TEST_CASE("another origin's slow robots.txt: its pages start when it is due, a disallowed one is "
+          "blocked",
+          "[jobs][robots]") {
+  RunningMock mock(fast_config());
+  const ApiClient api(mock.url());
+  auto add = [&](const json& mapping) {
+    REQUIRE(api.post("/__admin/mappings", mapping).status == 201);
+  };
+  add(page_stub("linker.test", "/",
+                links_to({"http://slowbots.test/a", "http://slowbots.test/b",
+                          "http://slowbots.test/private/c"},
+                         "Links")));
+  json robots = page_stub("slowbots.test", "/robots.txt", "User-agent: *\nDisallow: /private/\n",
+                          200, "text/plain");
+  robots["response"]["fixedDelayMilliseconds"] = 800;
+  add(robots);
+  for (const char* path : {"/a", "/b", "/private/c"}) {
+    add(page_stub("slowbots.test", path, links_to({}, path)));
+  }
+  const auto started_at = std::chrono::steady_clock::now();
+  const auto started = api.post("/v2/crawl", {{"url", "http://linker.test/"},
+                                              {"allowExternalLinks", true},
+                                              {"sitemap", "skip"}});
+  REQUIRE(started.status == 200);
+  const std::string status = "/v2/crawl/" + started.body["id"].get<std::string>();
+  const json done = api.wait_job(status);
+  const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - started_at);
+  REQUIRE(done["status"] == "completed");
+  std::set<std::string> urls;
+  for (const auto& doc : done["data"]) urls.insert(doc["metadata"]["sourceURL"].get<std::string>());
+  CHECK(urls == std::set<std::string>{"http://linker.test/", "http://slowbots.test/a",
+                                      "http://slowbots.test/b"});
+  const json errors = api.get(status + "/errors").body;
+  CHECK(errors["robotsBlocked"] == json::array({"http://slowbots.test/private/c"}));
+  // The pages of slowbots.test waited for its robots.txt.
+  INFO("the crawl took " << took.count() << " ms");
+  CHECK(took >= std::chrono::milliseconds(750));
+}
