@@ -40,8 +40,8 @@ nlohmann::json JobError::to_json() const {
   return {{"id", id}, {"timestamp", timestamp}, {"url", url}, {"code", code}, {"error", error}};
 }
 
-void JobProgress::add_document(std::string serialized) {
-  offsets.push_back(offsets.back() + serialized.size());
+void JobProgress::add_document(std::shared_ptr<const std::string> serialized) {
+  offsets.push_back(offsets.back() + serialized->size());
   documents.push_back(std::move(serialized));
 }
 

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -60,14 +61,15 @@ struct JobProgress {
   std::int64_t credits_used = 0;
   std::optional<std::chrono::system_clock::time_point> finished_at;
   std::optional<std::string> error;  ///< Why a failed job failed.
-  std::vector<std::string> documents;
+  /// Serialized documents, shared with the scrape store (GET /scrape/{id} serves the same text).
+  std::vector<std::shared_ptr<const std::string>> documents;
   std::vector<std::uint64_t> offsets{0};  ///< offsets[i]: bytes of documents[0..i).
   std::vector<JobError> errors;
   std::vector<std::string> robots_blocked;
   bool expired_data_dropped = false;
 
   bool terminal() const { return status != JobState::scraping; }
-  void add_document(std::string serialized);
+  void add_document(std::shared_ptr<const std::string> serialized);
   /// Documents from `skip`: as many as fit in `chunk_bytes` (at least one), at most `limit`.
   Chunk chunk(std::size_t skip, std::size_t limit, std::size_t chunk_bytes) const;
   /// Every document stored so far, in one chunk (a watcher's catch-up).

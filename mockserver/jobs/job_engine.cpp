@@ -575,15 +575,15 @@ void JobEngine::record_page(Runtime& runtime, const Task& task, const json& opti
   {
     const auto progress = job.lock();
     if (progress->terminal()) return;  // cancelled while this page was in flight
-    std::string serialized = json_text(outcome.document);
+    auto serialized = std::make_shared<const std::string>(json_text(outcome.document));
     // Every page of a job is also a scrape of its own, readable by its scrapeId as deployments
-    // store every scrape job (GET /scrape/{id}).
+    // store every scrape job (GET /scrape/{id}): the same text, not a copy.
     if (!job.zero_data_retention && !scrape::keeps_nothing(options, job.version)) {
-      scraper_.results().add(scrape::scrape_id_of(outcome.document), job.team_id,
-                             std::make_shared<const std::string>(serialized), clock_.now());
+      scraper_.results().add(scrape::scrape_id_of(outcome.document), job.team_id, serialized,
+                             clock_.now());
     }
     if (persistence_ && !job.zero_data_retention) {
-      persistence_->add_document(job.id, progress->documents.size(), serialized);
+      persistence_->add_document(job.id, progress->documents.size(), *serialized);
     }
     progress->add_document(std::move(serialized));
     prefault = !runtime.prefaulted && progress->offsets.back() >= runtime.chunk_bytes / 2;
@@ -623,7 +623,7 @@ JobEngine::Lookup JobEngine::find(const std::string& id, const std::string& team
       (progress->finished_at && now > *progress->finished_at + std::chrono::hours(24))) {
     if (!progress->expired_data_dropped) {
       // Past retention nothing of the results is kept: the id stays as a tombstone.
-      std::vector<std::string>().swap(progress->documents);
+      std::vector<std::shared_ptr<const std::string>>().swap(progress->documents);
       progress->offsets.assign(1, 0);
       progress->errors.clear();
       progress->robots_blocked.clear();
@@ -735,7 +735,7 @@ std::string JobEngine::status_body_locked(const Job& job, const JobProgress& pro
   body += ",\"data\":[";
   for (std::size_t i = chunk.begin; i < chunk.end; ++i) {
     if (i != chunk.begin) body += ',';
-    body += progress.documents[i];
+    body += *progress.documents[i];
   }
   body += "]}";
   return body;
@@ -779,8 +779,9 @@ void JobEngine::notify_watchers(const Job& job, const JobProgress& progress, Job
   if (it == watchers_.end()) return;
   // A page event follows the page's storing: the document is the last one, as stored.
   const std::string_view document =
-      event == JobEvent::page && !progress.documents.empty() ? progress.documents.back()
-                                                              : std::string_view();
+      event == JobEvent::page && !progress.documents.empty()
+          ? std::string_view(*progress.documents.back())
+          : std::string_view();
   for (const auto& [id, listener] : it->second) listener(event, document, error);
 }
 

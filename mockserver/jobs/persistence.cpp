@@ -138,7 +138,7 @@ std::vector<std::shared_ptr<Job>> JobPersistence::load(TimePoint now) {
     const auto progress = job->lock();
     Statement docs(db_, "SELECT body FROM documents WHERE job_id = ? ORDER BY idx");
     docs.bind(1, job->id);
-    while (docs.step()) progress->add_document(docs.text(0));
+    while (docs.step()) progress->add_document(std::make_shared<const std::string>(docs.text(0)));
     Statement errors(db_, "SELECT body FROM errors WHERE job_id = ? ORDER BY seq");
     errors.bind(1, job->id);
     while (errors.step()) {

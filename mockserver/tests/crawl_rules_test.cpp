@@ -172,7 +172,9 @@ TEST_CASE("URL identity for dedupe", "[crawl-rules]") {
 
 TEST_CASE("chunks: byte budget, oversized documents alone, limit", "[crawl-rules][chunks]") {
   JobProgress job;
-  for (int i = 0; i < 10; ++i) job.add_document(std::string(100, 'a'));  // 100 bytes each
+  for (int i = 0; i < 10; ++i) {
+    job.add_document(std::make_shared<const std::string>(100, 'a'));  // 100 bytes each
+  }
   auto chunk = job.chunk(0, 0, 350);
   CHECK(chunk.begin == 0);
   CHECK(chunk.end == 3);
