@@ -11,6 +11,16 @@ if(WEBDATA_WERROR)
   target_compile_options(webdata_warnings INTERFACE -Werror)
 endif()
 
+# Every function and datum in a section of its own, and programs linked with --gc-sections: a
+# program keeps only the code it calls. The SDK is one static library whose clients grew with
+# every endpoint; without this, sdk_bench carried 2.5 MB of SDK code for the few calls it makes
+# (0.45 MB with it) and started 0.4 MiB larger. The installed library is built the same way, so
+# a consumer that links with --gc-sections gets the same.
+if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang" AND CMAKE_SYSTEM_NAME STREQUAL "Linux")
+  add_compile_options(-ffunction-sections -fdata-sections)
+  add_link_options(LINKER:--gc-sections)
+endif()
+
 if(WEBDATA_SANITIZE)
   string(REPLACE "," ";" _webdata_sanitizers "${WEBDATA_SANITIZE}")
   foreach(_s IN LISTS _webdata_sanitizers)
