@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <set>
-#include <thread>
 
 #include "web/live_fetch.hpp"
 
@@ -188,12 +187,6 @@ VirtualWeb::Hop VirtualWeb::fetch_one(const Url& url, const FetchRequest& reques
   hop.error_message =
       "could not resolve host " + url.host + " (not in the virtual web, and live fetching is off)";
   return hop;
-}
-
-FetchResult VirtualWeb::fetch(const FetchRequest& request) const {
-  FetchResult result = fetch_deferred(request);
-  std::this_thread::sleep_until(result.ready_at);
-  return result;
 }
 
 FetchResult VirtualWeb::fetch_deferred(const FetchRequest& request) const {

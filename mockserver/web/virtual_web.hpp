@@ -72,13 +72,11 @@ class VirtualWeb {
   /// synthetic.json).
   explicit VirtualWeb(Options options);
 
-  /// Fetches, and returns at the result's `ready_at`: the pages' delays are slept, on the
-  /// calling thread (job workers, search, map).
-  FetchResult fetch(const FetchRequest& request) const;
-  /// The same fetch without waiting for the pages' delays: it returns as soon as the answer is
-  /// known, and the caller must not reveal it before `ready_at` (the scrape route answers on a
-  /// timer; ADR 0015). A page slower than the timeout is a SCRAPE_TIMEOUT due at the deadline.
-  /// Live fetches still take their real time.
+  /// Fetches without waiting for the pages' delays: it returns as soon as the answer is known,
+  /// and the caller must not reveal it before `ready_at` (routes answer on an I/O-thread timer,
+  /// job pages wait in their engine's deferred queue; nothing sleeps: ADR 0015). A page slower
+  /// than the timeout is a SCRAPE_TIMEOUT due at the deadline. Live fetches still take their
+  /// real time.
   FetchResult fetch_deferred(const FetchRequest& request) const;
 
   /// The web root's stub mappings (the admin API edits them).

@@ -61,7 +61,7 @@ TEST_CASE("live fetch reaches a local server when private targets are allowed") 
       R"({"request": {"host": {"equalTo": "a.test"}, "urlPath": "/page"}, "response": {"body": "fixture page"}})");
   const auto web = live_web(root.path(), true);
 
-  const auto hello = web.fetch(request_for(server.url("/hello")));
+  const auto hello = web.fetch_deferred(request_for(server.url("/hello")));
   REQUIRE(hello.ok);
   CHECK(hello.status == 200);
   CHECK(hello.source == "live");
@@ -70,20 +70,20 @@ TEST_CASE("live fetch reaches a local server when private targets are allowed") 
   CHECK(webdata::mock::find_header(hello.headers, "x-local") ==
         std::optional<std::string>("yes"));
 
-  const auto by_name = web.fetch(request_for(server.url("/hello", "localhost")));
+  const auto by_name = web.fetch_deferred(request_for(server.url("/hello", "localhost")));
   CHECK(by_name.ok);
 
-  const auto moved = web.fetch(request_for(server.url("/moved")));
+  const auto moved = web.fetch_deferred(request_for(server.url("/moved")));
   REQUIRE(moved.ok);
   CHECK(moved.url == server.url("/hello"));
   CHECK(moved.redirects == std::vector<std::string>{server.url("/moved")});
 
-  const auto into_fixture = web.fetch(request_for(server.url("/to-fixture")));
+  const auto into_fixture = web.fetch_deferred(request_for(server.url("/to-fixture")));
   REQUIRE(into_fixture.ok);
   CHECK(into_fixture.source == "fixture");
   CHECK(into_fixture.body == "fixture page");
 
-  const auto missing = web.fetch(request_for(server.url("/nope")));
+  const auto missing = web.fetch_deferred(request_for(server.url("/nope")));
   REQUIRE(missing.ok);
   CHECK(missing.status == 404);
 }
@@ -92,12 +92,12 @@ TEST_CASE("live fetch refuses private and loopback targets by default, by addres
   LocalHttpServer server(site);
   TempDir root;
   const auto web = live_web(root.path(), false);
-  const auto literal = web.fetch(request_for(server.url("/hello")));
+  const auto literal = web.fetch_deferred(request_for(server.url("/hello")));
   CHECK_FALSE(literal.ok);
   CHECK(literal.error_code == "SCRAPE_SITE_ERROR");
   CHECK_THAT(literal.error_message, Catch::Contains("private"));
   // A name is checked by the address it resolves to, not by how it looks.
-  const auto named = web.fetch(request_for(server.url("/hello", "localhost")));
+  const auto named = web.fetch_deferred(request_for(server.url("/hello", "localhost")));
   CHECK_FALSE(named.ok);
   CHECK_THAT(named.error_message, Catch::Contains("private"));
   CHECK(server.requests() == 0);
@@ -127,22 +127,22 @@ TEST_CASE("live fetch maps network failures to SCRAPE_* codes") {
   TempDir root;
   const auto web = live_web(root.path(), true, 100000);
 
-  const auto slow = web.fetch(request_for(server.url("/slow"), 300ms));
+  const auto slow = web.fetch_deferred(request_for(server.url("/slow"), 300ms));
   CHECK_FALSE(slow.ok);
   CHECK(slow.error_code == "SCRAPE_TIMEOUT");
   CHECK(slow.elapsed < 1400ms);
 
-  const auto refused = web.fetch(
+  const auto refused = web.fetch_deferred(
       request_for("http://127.0.0.1:" + std::to_string(LocalHttpServer::closed_port()) + "/"));
   CHECK_FALSE(refused.ok);
   CHECK(refused.error_code == "SCRAPE_SITE_ERROR");
   CHECK_THAT(refused.error_message, Catch::Contains("refused"));
 
-  const auto big = web.fetch(request_for(server.url("/big")));
+  const auto big = web.fetch_deferred(request_for(server.url("/big")));
   CHECK_FALSE(big.ok);
   CHECK_THAT(big.error_message, Catch::Contains("exceeds 100000 bytes"));
 
-  const auto dns = web.fetch(request_for("http://no-such-host.invalid/"));
+  const auto dns = web.fetch_deferred(request_for("http://no-such-host.invalid/"));
   CHECK_FALSE(dns.ok);
   CHECK(dns.error_code == "SCRAPE_DNS_RESOLUTION_ERROR");
 }
@@ -154,7 +154,7 @@ TEST_CASE("with live fetching off, hosts outside the virtual web do not resolve"
   options.root = root.path();
   options.allow_private_targets = true;
   const VirtualWeb web(options);
-  const auto result = web.fetch(request_for(server.url("/hello")));
+  const auto result = web.fetch_deferred(request_for(server.url("/hello")));
   CHECK(result.error_code == "SCRAPE_DNS_RESOLUTION_ERROR");
   CHECK_THAT(result.error_message, Catch::Contains("live fetching is off"));
   CHECK(server.requests() == 0);

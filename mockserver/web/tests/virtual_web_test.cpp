@@ -24,7 +24,7 @@ FetchResult fetch(const VirtualWeb& web, const std::string& url,
   FetchRequest request;
   request.url = url;
   request.timeout = timeout;
-  return web.fetch(request);
+  return web.fetch_deferred(request);
 }
 
 }  // namespace
@@ -112,9 +112,9 @@ TEST_CASE("fixed delays count against the timeout") {
 TEST_CASE("mobile, language and anti-bot variants") {
   FetchRequest request;
   request.url = "https://shop.example.test/products/trail-kettle";
-  const auto desktop = bundled().fetch(request);
+  const auto desktop = bundled().fetch_deferred(request);
   request.mobile = true;
-  const auto mobile = bundled().fetch(request);
+  const auto mobile = bundled().fetch_deferred(request);
   REQUIRE(desktop.ok);
   REQUIRE(mobile.ok);
   CHECK_THAT(desktop.body, Catch::Contains("class=\"desktop\""));
@@ -122,34 +122,35 @@ TEST_CASE("mobile, language and anti-bot variants") {
 
   FetchRequest travel;
   travel.url = "https://travel.example.org/trails/rota-vicentina";
-  CHECK_THAT(bundled().fetch(travel).body, Catch::Contains("<html lang=\"en\">"));
+  CHECK_THAT(bundled().fetch_deferred(travel).body, Catch::Contains("<html lang=\"en\">"));
   travel.accept_language = "de-DE,de;q=0.9";
-  CHECK_THAT(bundled().fetch(travel).body, Catch::Contains("Wandern auf der Rota Vicentina"));
+  CHECK_THAT(bundled().fetch_deferred(travel).body,
+             Catch::Contains("Wandern auf der Rota Vicentina"));
   travel.accept_language = "fr";
-  CHECK_THAT(bundled().fetch(travel).body, Catch::Contains("<html lang=\"fr\">"));
+  CHECK_THAT(bundled().fetch_deferred(travel).body, Catch::Contains("<html lang=\"fr\">"));
   travel.accept_language = "es-ES";
-  CHECK_THAT(bundled().fetch(travel).body, Catch::Contains("<html lang=\"en\">"));
+  CHECK_THAT(bundled().fetch_deferred(travel).body, Catch::Contains("<html lang=\"en\">"));
   // A caller's header replaces the default of the same name.
   travel.accept_language.clear();
   travel.headers = {{"accept-language", "de"}};
-  CHECK_THAT(bundled().fetch(travel).body, Catch::Contains("<html lang=\"de\">"));
+  CHECK_THAT(bundled().fetch_deferred(travel).body, Catch::Contains("<html lang=\"de\">"));
 
   FetchRequest deals;
   deals.url = "https://shop.example.test/deals";
-  const auto blocked = bundled().fetch(deals);
+  const auto blocked = bundled().fetch_deferred(deals);
   REQUIRE(blocked.ok);
   CHECK(blocked.status == 403);
   CHECK_THAT(blocked.body, Catch::Contains("Just a moment"));
   deals.proxy = "enhanced";
-  const auto passed = bundled().fetch(deals);
+  const auto passed = bundled().fetch_deferred(deals);
   CHECK(passed.status == 200);
   CHECK_THAT(passed.body, Catch::Contains("Summer deals"));
 
   FetchRequest synthetic;
   synthetic.url = "https://protected.synthetic.test/";
-  CHECK(bundled().fetch(synthetic).status == 403);
+  CHECK(bundled().fetch_deferred(synthetic).status == 403);
   synthetic.proxy = "enhanced";
-  CHECK(bundled().fetch(synthetic).status == 200);
+  CHECK(bundled().fetch_deferred(synthetic).status == 200);
 }
 
 TEST_CASE("synthetic sites are served for *.synthetic.test and synthetic.json hosts") {
