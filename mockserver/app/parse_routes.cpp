@@ -4,6 +4,7 @@
 #include "app/mock_server.hpp"
 #include "core/multipart.hpp"
 #include "core/text.hpp"
+#include "core/time.hpp"
 
 // POST /v2/parse: a file upload (multipart/form-data: a `file` part and an optional `options`
 // part holding JSON) made into a document by the scrape pipeline, as if a page had answered the
@@ -172,7 +173,7 @@ void MockServer::add_parse_routes() {
       return http::Response::json(200, json{{"success", true}, {"data", outcome.document}});
     }();
     // Pages its actions navigated to may be slow: the answer waits on the I/O thread's timer.
-    response.delay = outcome.due_in();
+    response.delay = due_in(outcome.ready_at);
     return response;
   });
 }

@@ -5,6 +5,7 @@
 
 #include "core/ids.hpp"
 #include "core/json_text.hpp"
+#include "core/time.hpp"
 
 // POST /v1/scrape and POST /v2/scrape (specification 4.1, 4.2): one page through the scrape
 // pipeline, billed after the work (wire-decisions section 8). GET /v1|v2/scrape/{id}: a past
@@ -56,7 +57,7 @@ void MockServer::add_scrape_routes() {
         }
         return document_answer(*text);
       }();
-      response.delay = outcome.due_in();
+      response.delay = due_in(outcome.ready_at);
       return response;
     });
 

@@ -415,8 +415,6 @@ Outcome Scraper::scrape_deferred(const json& options, const std::string& version
   return scrape_page(options, version, team, nullptr, start);
 }
 
-std::chrono::milliseconds Outcome::due_in() const { return mock::due_in(ready_at); }
-
 Outcome Scraper::scrape_upload(const json& options, const Upload& upload, const Team& team) {
   json with_url = options;
   with_url["url"] = upload.url;

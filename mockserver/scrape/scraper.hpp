@@ -42,8 +42,6 @@ struct Outcome {
   /// slow synthetic pages) are not slept by scrape_deferred() but added up here; a scrape that
   /// timed out is due at its deadline. The epoch (default): due now.
   std::chrono::steady_clock::time_point ready_at{};
-  /// Time left until ready_at (0 when due), rounded up to whole milliseconds.
-  std::chrono::milliseconds due_in() const;
 };
 
 /// The format names a request asks for, v1 strings and v2 strings/objects alike.
@@ -188,7 +186,7 @@ class Scraper {
                          const std::string& proxy, std::chrono::milliseconds timeout,
                          std::chrono::steady_clock::time_point start) const;
 
-  /// scrape() and scrape_upload(): `upload` (when set) replaces the fetch and the cache.
+  /// scrape_deferred() and scrape_upload(): `upload` (when set) replaces the fetch and the cache.
   Outcome scrape_page(const nlohmann::json& options, const std::string& version, const Team& team,
                       const Upload* upload, std::chrono::steady_clock::time_point start);
 

@@ -80,10 +80,6 @@ std::optional<Target> fail(std::string* error, std::string message) {
   return std::nullopt;
 }
 
-std::string dump(const nlohmann::json& value) {
-  return json_text(value);
-}
-
 std::string iso_time(std::chrono::system_clock::time_point when) {
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(when.time_since_epoch());
   const std::time_t seconds = static_cast<std::time_t>(ms.count() / 1000);
@@ -249,17 +245,17 @@ std::string build_payload(const std::string& job_id, const std::string& type, bo
                           const std::optional<std::string>& error) {
   std::string documents = "[]";
   if (data.is_array()) {
-    documents = dump(data);
+    documents = json_text(data);
   } else if (short_event(type) == "page" && !data.is_null()) {
-    documents = "[" + dump(data) + "]";
+    documents = "[" + json_text(data) + "]";
   }
   std::string out = "{\"success\":";
   out += success ? "true" : "false";
-  out += ",\"type\":" + dump(type);
-  out += ",\"id\":" + dump(job_id);
+  out += ",\"type\":" + json_text(type);
+  out += ",\"id\":" + json_text(job_id);
   out += ",\"data\":" + documents;
-  out += ",\"metadata\":" + (metadata.is_object() ? dump(metadata) : std::string("{}"));
-  out += ",\"error\":" + (error ? dump(*error) : std::string("null"));
+  out += ",\"metadata\":" + (metadata.is_object() ? json_text(metadata) : std::string("{}"));
+  out += ",\"error\":" + (error ? json_text(*error) : std::string("null"));
   out += "}";
   return out;
 }
