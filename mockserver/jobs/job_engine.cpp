@@ -43,7 +43,11 @@ struct JobEngine::Runtime {
   bool ignore_robots = false;
   /// Other origins (external links), read lazily: their robots.txt and when it was due (a
   /// page of that origin starts no sooner).
-  std::map<std::string, std::pair<RobotsTxt, SteadyClock::time_point>> other_robots;
+  struct OtherRobots {
+    RobotsTxt robots;
+    SteadyClock::time_point due;
+  };
+  std::map<std::string, OtherRobots> other_robots;
   std::unordered_set<std::string> seen;
   bool ignore_query = false;
   bool similar = true;
@@ -71,6 +75,20 @@ struct JobEngine::Deferred {
 };
 
 namespace {
+
+/// A crawl's robots.txt or sitemap, fetched from `due` on (the epoch: now) without waiting for
+/// it; `due` moves to when its answer is due. The body when it answered 200.
+std::optional<std::string> fetch_crawl_file(const web::VirtualWeb& web, const std::string& url,
+                                            std::chrono::steady_clock::time_point& due) {
+  web::FetchRequest request;
+  request.url = url;
+  request.timeout = std::chrono::seconds(10);
+  request.start = due;
+  web::FetchResult fetched = web.fetch_deferred(request);
+  due = std::max(due, fetched.ready_at);
+  if (!fetched.ok || fetched.status != 200) return std::nullopt;
+  return std::move(fetched.body);
+}
 
 ScopeOptions scope_options(const json& o, const std::string& version) {
   ScopeOptions s;
@@ -427,16 +445,7 @@ JobEngine::Later JobEngine::seed_crawl(const std::shared_ptr<Runtime>& runtime) 
   SteadyClock::time_point due{};
   RobotsTxt robots;
   std::vector<std::string> sitemap_urls;
-  auto fetch_text = [&](const std::string& url) -> std::optional<std::string> {
-    web::FetchRequest request;
-    request.url = url;
-    request.timeout = std::chrono::seconds(10);
-    request.start = due;
-    auto fetched = web_.fetch_deferred(request);
-    due = std::max(due, fetched.ready_at);
-    if (!fetched.ok || fetched.status != 200) return std::nullopt;
-    return std::move(fetched.body);
-  };
+  auto fetch_text = [&](const std::string& url) { return fetch_crawl_file(web_, url, due); };
   const auto robots_text = fetch_text(origin + "/robots.txt");
   if (robots_text) robots = RobotsTxt::parse(*robots_text);
   const bool ignore_robots = o.value("ignoreRobotsTxt", false);
@@ -494,8 +503,8 @@ std::optional<bool> JobEngine::known_robots(Runtime& runtime, const std::string&
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = runtime.other_robots.find(origin);
   if (it == runtime.other_robots.end()) return std::nullopt;
-  due = it->second.second;
-  return it->second.first.allowed(parsed->target());
+  due = it->second.due;
+  return it->second.robots.allowed(parsed->target());
 }
 
 std::optional<JobEngine::Later> JobEngine::scrape_page(const std::shared_ptr<Runtime>& runtime,
@@ -509,16 +518,14 @@ std::optional<JobEngine::Later> JobEngine::scrape_page(const std::shared_ptr<Run
                                     : std::optional<bool>(true);
   if (!allowed) {
     const auto parsed = parse_http_url(task.url);
-    web::FetchRequest request;
-    request.url = parsed->origin() + "/robots.txt";
-    request.timeout = std::chrono::seconds(10);
-    const auto fetched = web_.fetch_deferred(request);
-    start = fetched.ready_at;
+    const std::string origin = parsed->origin();
     RobotsTxt robots;
-    if (fetched.ok && fetched.status == 200) robots = RobotsTxt::parse(fetched.body);
+    if (const auto text = fetch_crawl_file(web_, origin + "/robots.txt", start)) {
+      robots = RobotsTxt::parse(*text);
+    }
     allowed = robots.allowed(parsed->target());
     std::lock_guard<std::mutex> lock(mutex_);
-    runtime->other_robots.emplace(parsed->origin(), std::make_pair(std::move(robots), start));
+    runtime->other_robots.emplace(origin, Runtime::OtherRobots{std::move(robots), start});
   }
   if (!*allowed) {
     return Later{start, [this, runtime, task] {
