@@ -2,10 +2,10 @@
 // idempotency keys, credits, the admin surface and API stubs.
 #include <catch2/catch.hpp>
 
-#include <set>
-
 #include <chrono>
+#include <set>
 #include <thread>
+
 #include <nlohmann/json.hpp>
 
 #include "api_client.hpp"
