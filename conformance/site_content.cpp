@@ -1,7 +1,8 @@
 // The runner's test site. Its graph (the crawl tests rely on it):
 //
 //   /               -> /docs/, /blog/post-1.html, /private/secret.html, /missing.html,
-//                      https://outside.invalid/page (external), /docs/a.html#part (fragment)
+//                      https://outside.invalid/page (external), /docs/a.html#part (fragment),
+//                      #top (fragment only)
 //   /docs/          -> /docs/a.html, /docs/b.html, /blog/post-1.html (outside /docs/)
 //   /docs/a.html    -> /, /docs/b.html
 //   /docs/b.html    -> /docs/
@@ -59,7 +60,7 @@ std::string home() {
       " and <a href=\"/docs/a.html#part\">part of A</a> and <a href=\"/docs/\">docs "
       "again</a>.</p>\n"
       "<p><a href=\"/private/secret.html\">Private</a> <a href=\"/missing.html\">Missing</a>"
-      " <a href=\"https://outside.invalid/page\">Outside</a></p>\n"
+      " <a href=\"https://outside.invalid/page\">Outside</a> <a href=\"#top\">Top</a></p>\n"
       "<div id=\"skipme\">EXCLUDED-BLOCK-MARKER</div>\n"
       "<img src=\"/img/logo.png\" alt=\"Logo\">\n";
   return page("Conformance Home", head, main);
