@@ -1,0 +1,135 @@
+# Selecting test cases selects what it says:
+#   - every case name is free of the characters a Catch2 filter reads as syntax (commas split a
+#     filter, brackets make tags, quotes, backslashes, a leading ~ or * or exclude:, and ';' which
+#     CMake lists split on), and the name alone selects exactly that case;
+#   - --rule ID selects the cases tagged with the rule, and each rule has cases; the cases the
+#     rule's section of docs/reference/conformance-rules.md lists ("Cases:") are those cases;
+#   - the selections docs/conformance.md shows under "Selecting cases" select at least one case,
+#     a case name exactly that case;
+#   - an empty selection, and an unknown rule, exit 2 and say how to list rules and cases.
+#   cmake -DSUITE=... -DSOURCE_DIR=... -P selection_check.cmake
+foreach(var SUITE SOURCE_DIR)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "selection_check.cmake: ${var} is not set")
+  endif()
+endforeach()
+
+set(problems "")
+
+# The names of the cases the arguments select, sorted, as a list.
+function(selected out)
+  execute_process(COMMAND ${SUITE} --list-test-names-only ${ARGN}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE text ERROR_VARIABLE err)
+  set(names "")
+  if(rc EQUAL 0)
+    string(REPLACE "\n" ";" lines "${text}")
+    foreach(line IN LISTS lines)
+      if(NOT line STREQUAL "")
+        list(APPEND names "${line}")
+      endif()
+    endforeach()
+    list(SORT names)
+  endif()
+  set(${out} "${names}" PARENT_SCOPE)
+endfunction()
+
+# Every name selects itself alone.
+selected(all)
+list(LENGTH all n_all)
+if(n_all LESS 80)
+  message(FATAL_ERROR "--list-test-names-only lists ${n_all} cases")
+endif()
+foreach(name IN LISTS all)
+  if(name MATCHES "[],[\"\\\\]" OR name MATCHES "^[~*]" OR name MATCHES "[*]$" OR
+     name MATCHES "^exclude:")
+    string(APPEND problems "  case name with filter syntax: \"${name}\"\n")
+    continue()
+  endif()
+  selected(one "${name}")
+  if(NOT one STREQUAL name)
+    string(APPEND problems "  \"${name}\" selects: ${one}\n")
+  endif()
+endforeach()
+
+# Every rule has cases, and its documentation lists them.
+file(READ "${SOURCE_DIR}/docs/reference/conformance-rules.md" rules_doc)
+string(REPLACE ";" "," rules_doc "${rules_doc}")
+string(REPLACE "\n" ";" doc_lines "${rules_doc}")
+set(rule "")
+foreach(line IN LISTS doc_lines)
+  if(line MATCHES "^### ([A-Z0-9-]+)$")
+    set(rule "${CMAKE_MATCH_1}")
+  elseif(rule AND line MATCHES "^- Cases: (.*)$")
+    set(listed "${CMAKE_MATCH_1}")
+    selected(cases --rule ${rule})
+    list(LENGTH cases n_cases)
+    if(n_cases EQUAL 0)
+      string(APPEND problems "  --rule ${rule} selects no case\n")
+    elseif(listed MATCHES "^([0-9]+) cases")
+      if(NOT CMAKE_MATCH_1 EQUAL n_cases)
+        string(APPEND problems "  ${rule}: the docs count ${CMAKE_MATCH_1} cases, --rule ${n_cases}\n")
+      endif()
+    else()
+      string(REGEX MATCHALL "\"[^\"]+\"" quoted "${listed}")
+      string(REPLACE "\"" "" documented "${quoted}")
+      list(SORT documented)
+      if(NOT documented STREQUAL cases)
+        string(APPEND problems "  ${rule}: the docs list ${documented}\n    --rule selects ${cases}\n")
+      endif()
+    endif()
+    set(rule "")
+  endif()
+endforeach()
+
+# The examples of docs/conformance.md select what they say.
+file(READ "${SOURCE_DIR}/docs/conformance.md" guide)
+string(REPLACE ";" "," guide "${guide}")
+string(REPLACE "\n" ";" guide_lines "${guide}")
+set(section FALSE)
+set(examples 0)
+foreach(line IN LISTS guide_lines)
+  if(line MATCHES "^#+ ")
+    set(section FALSE)
+    if(line MATCHES "^### Selecting cases")
+      set(section TRUE)
+    endif()
+  elseif(section AND line MATCHES "webdata-conformance (.*)$")
+    set(rest "${CMAKE_MATCH_1}")
+    string(REGEX MATCHALL "--rule [A-Z0-9-]+|\"[^\"]+\"" picks "${rest}")
+    foreach(pick IN LISTS picks)
+      math(EXPR examples "${examples} + 1")
+      if(pick MATCHES "^--rule (.+)$")
+        selected(got --rule "${CMAKE_MATCH_1}")
+      else()
+        string(REPLACE "\"" "" pick "${pick}")
+        selected(got "${pick}")
+        if(NOT pick MATCHES "^\\[" AND NOT got STREQUAL pick)
+          string(APPEND problems "  docs example \"${pick}\" selects ${got}\n")
+        endif()
+      endif()
+      if(got STREQUAL "")
+        string(APPEND problems "  docs example ${pick} selects nothing\n")
+      endif()
+    endforeach()
+  endif()
+endforeach()
+if(examples LESS 3)
+  string(APPEND problems "  docs/conformance.md shows ${examples} selections under Selecting cases\n")
+endif()
+
+# An empty selection and an unknown rule are usage errors that say how to list.
+foreach(args "no case has this name" "--rule;NOT-A-RULE")
+  execute_process(COMMAND ${SUITE} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 2 OR NOT err MATCHES "--list-rules")
+    string(APPEND problems "  ${args}: exit ${rc}, stderr: ${err}\n")
+  endif()
+endforeach()
+execute_process(COMMAND ${SUITE} "no case has this name" RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT err MATCHES "-l \\(--list-tests\\)")
+  string(APPEND problems "  an empty selection does not name -l: ${err}\n")
+endif()
+
+include(${CMAKE_CURRENT_LIST_DIR}/verdicts_common.cmake)
+report_problems("${problems}" "selections"
+                "${n_all} case names select themselves, every rule's --rule selects its "
+                "documented cases, ${examples} documented selections select what they say")
