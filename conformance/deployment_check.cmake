@@ -1,6 +1,6 @@
 # The judged verdicts as a test: runs the whole suite against webdata-mock started like the
-# self-hosted deployment the verdicts were judged on (the mock arguments and faults of EXPECTED; no
-# keys, secret or admin surface known to the suite) and passes only when
+# self-hosted deployment the verdicts were judged on (the mockArgs of EXPECTED; no keys, secret or
+# admin surface known to the suite) and passes only when
 #   - every rule gives the right verdict of the judged file (tests/data/real/conformance-verdicts-
 #     self-hosted-2025-08.json), skips naming a capability, except the rules EXPECTED lists under
 #     notCovered, each with the verdict the mock gives and why it cannot show the deployment's;
@@ -30,10 +30,6 @@ list(APPEND args ${suite_args})
 json_each(mock_args GET "${expected}" mockArgs)
 foreach(arg IN LISTS mock_args)
   list(APPEND args "--mock-arg=${arg}")
-endforeach()
-json_each(faults GET "${expected}" faults)
-foreach(fault IN LISTS faults)
-  list(APPEND args --mock-fault "${fault}")
 endforeach()
 
 file(MAKE_DIRECTORY "${WORK}")

@@ -67,9 +67,11 @@ constexpr int kExitFailed = 1;
 constexpr int kExitUsage = 2;
 constexpr int kExitPrecheck = 3;
 
-// Adds the cases of each rule of `ids` ("--rule ID": the cases tagged [ID]) to the selection.
-// False, with a message, for an id that is no rule.
+// Selects the cases of the rules `ids` ("--rule ID": the cases tagged [ID]), of any of them: one
+// Catch2 filter "[A],[B]" (separate arguments would have to match all at once). Other names or
+// tags given narrow it further. False, with a message, for an id that is no rule.
 bool select_rules(const std::vector<std::string>& ids, std::vector<std::string>& tests_or_tags) {
+  std::string any_of;
   for (std::string id : ids) {
     std::transform(id.begin(), id.end(), id.begin(),
                    [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
@@ -80,8 +82,9 @@ bool select_rules(const std::vector<std::string>& ids, std::vector<std::string>&
                 << " (--list-rules prints every rule id)\n";
       return false;
     }
-    tests_or_tags.push_back("[" + id + "]");
+    any_of += (any_of.empty() ? "[" : ",[") + id + "]";
   }
+  if (!any_of.empty()) tests_or_tags.push_back(any_of);
   return true;
 }
 

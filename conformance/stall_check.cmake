@@ -1,9 +1,10 @@
 # A job that makes no progress is reported as stalled, with its counters: never a wrong-state
-# failure. The mock paces each crawl page longer than the suite's (scaled) wait without progress,
-# so the crawl of one case stalls: the run exits 1 with "1 stalled", the rules the case would have
-# judged after the wait read "stalled", none reads "failed", and JUnit has the stall as an error.
-#   cmake -DSUITE=... -DMOCK=... -DWORK=dir -P stall_check.cmake
-foreach(var SUITE MOCK WORK)
+# failure. An API stub of the mock (STUBS, a WireMock root) answers every v2 crawl status with the
+# same running status, so the crawl of one case stalls: the run exits 1 with "1 stalled", the
+# rules the case would have judged after the wait read "stalled", none reads "failed", and JUnit
+# has the stall as an error.
+#   cmake -DSUITE=... -DMOCK=... -DSTUBS=dir -DWORK=dir -P stall_check.cmake
+foreach(var SUITE MOCK STUBS WORK)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "stall_check.cmake: ${var} is not set")
   endif()
@@ -13,9 +14,9 @@ file(MAKE_DIRECTORY "${WORK}")
 set(verdicts "${WORK}/stall-verdicts.json")
 set(junit "${WORK}/stall-junit.xml")
 file(REMOVE "${verdicts}" "${junit}")
-# --timeout-scale 0.2: a job stalls after 12 s without progress; each page takes 15 s.
+# --timeout-scale 0.2: a job stalls after 12 s without progress.
 execute_process(
-  COMMAND ${SUITE} --spawn-mock "${MOCK}" --mock-arg=--page-pacing --mock-arg=15000
+  COMMAND ${SUITE} --spawn-mock "${MOCK}" --mock-arg=--api-stubs "--mock-arg=${STUBS}"
           --timeout-scale 0.2 --verdicts "${verdicts}" --junit "${junit}"
           "crawl scope: children of the start path with the sitemap read and robots obeyed"
   RESULT_VARIABLE rc
@@ -34,7 +35,7 @@ if(NOT out MATCHES "STALLED: job stalled: GET /v2/crawl/")
 endif()
 file(READ "${verdicts}" actual)
 string(JSON reason GET "${actual}" rules JOB-STATES reasons 0)
-if(NOT reason MATCHES "^job stalled: GET /v2/crawl/[0-9a-f-]+ made no progress for 12 s \\(status scraping, completed [0-9]+, total [0-9]+, [0-9]+ documents\\)")
+if(NOT reason MATCHES "^job stalled: GET /v2/crawl/[0-9a-f-]+ made no progress for 12 s \\(status scraping, completed 1, total 3, 0 documents\\)")
   string(APPEND problems "  the stall does not name the job and its counters: ${reason}\n")
 endif()
 json_each(ids MEMBER "${actual}" rules)
