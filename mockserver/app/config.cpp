@@ -9,6 +9,9 @@
 
 #include <unistd.h>
 
+#include "web/stub_store.hpp"
+#include "web/synthetic.hpp"
+
 namespace webdata::mock {
 namespace {
 
@@ -68,6 +71,22 @@ std::string read_string(const json& obj, const char* key, std::string& out) {
   return "";
 }
 
+// "webRoot": one directory or a list of them, later over earlier.
+std::string read_web_roots(const json& obj, std::vector<std::string>& out) {
+  if (!obj.contains("webRoot")) return "";
+  const json& value = obj.at("webRoot");
+  const json list = value.is_string() ? json::array({value}) : value;
+  const char* const error = "'webRoot' must be a directory or a list of directories";
+  if (!list.is_array()) return error;
+  std::vector<std::string> roots;
+  for (const auto& root : list) {
+    if (!root.is_string() || root.get<std::string>().empty()) return error;
+    roots.push_back(root.get<std::string>());
+  }
+  out = std::move(roots);
+  return "";
+}
+
 bool has_json_under(const fs::path& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return false;
@@ -89,6 +108,26 @@ std::string fixture_root_problem(const std::string& path, bool synthetic_counts)
   return synthetic_counts
              ? "holds no fixtures (expected mappings/*.json or synthetic.json, WireMock layout)"
              : "holds no mappings (expected mappings/*.json, WireMock layout)";
+}
+
+// Why a fixture root's files do not load ("" when they do): a mapping the mock does not
+// support, a bodyFileName that is missing, a malformed synthetic.json. Loaded once more by the
+// server, but found here it is a start-up error like a bad flag (exit 2, before --detach forks).
+std::string fixture_load_problem(const std::string& path, bool synthetic_counts) {
+  try {
+    const web::StubStore stubs{fs::path(path)};
+    if (synthetic_counts) {
+      const web::SyntheticWeb synthetic{fs::path(path)};
+    }
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string fixture_root_error(const std::string& path, bool synthetic_counts) {
+  std::string why = fixture_root_problem(path, synthetic_counts);
+  return why.empty() ? fixture_load_problem(path, synthetic_counts) : why;
 }
 
 }  // namespace
@@ -116,6 +155,13 @@ const std::vector<std::pair<std::string, std::string>>& fault_names() {
        "GET /scrape/{id} answers 404 for every id, as self-hosted deployments (no database) do"},
   };
   return names;
+}
+
+std::vector<std::string> Config::effective_web_roots() const {
+  std::vector<std::string> roots;
+  if (bundled_web) roots.push_back(default_web_root());
+  roots.insert(roots.end(), web_roots.begin(), web_roots.end());
+  return roots;
 }
 
 std::vector<TeamConfig> Config::effective_teams() const {
@@ -151,7 +197,9 @@ json Config::to_json(bool mask_secrets) const {
           {"tlsKey", server.tls.key_file},
           {"tlsSelfSigned", server.tls.self_signed},
           {"teams", teams_json},
-          {"webRoot", web_root.empty() ? default_web_root() : web_root},
+          {"webRoot", web_roots},
+          {"bundledWeb", bundled_web},
+          {"bundledWebRoot", default_web_root()},
           {"apiStubRoot", api_stub_root},
           {"chunkBytes", chunk_bytes},
           {"stateDir", state_dir},
@@ -184,11 +232,57 @@ std::string default_web_root() {
   return "";
 }
 
+namespace {
+
+// "teams": replaces the configured teams; an error text or "".
+std::string read_teams(const json& file, Config& config) {
+  if (!file.contains("teams")) return "";
+  const auto& teams = file.at("teams");
+  if (!teams.is_array() || teams.empty()) return "'teams' must be a non-empty array";
+  config.teams.clear();
+  for (std::size_t i = 0; i < teams.size(); ++i) {
+    const auto& t = teams[i];
+    const std::string where = "teams[" + std::to_string(i) + "]";
+    if (!t.is_object()) return where + " must be an object";
+    for (const auto& [key, value] : t.items()) {
+      (void)value;
+      if (key != "id" && key != "keys" && key != "credits" && key != "webhookSecret" &&
+          key != "zeroDataRetention" && key != "concurrency" && key != "tokens") {
+        return where + ": unknown setting '" + key + "'";
+      }
+    }
+    TeamConfig team;
+    if (!t.contains("id") || !t.at("id").is_string() || t.at("id").get<std::string>().empty()) {
+      return where + ".id must be a non-empty string";
+    }
+    team.id = t.at("id").get<std::string>();
+    if (!t.contains("keys") || !t.at("keys").is_array() || t.at("keys").empty()) {
+      return where + ".keys must be a non-empty array of strings";
+    }
+    for (const auto& k : t.at("keys")) {
+      if (!k.is_string() || k.get<std::string>().empty()) {
+        return where + ".keys must be a non-empty array of strings";
+      }
+      team.keys.push_back(k.get<std::string>());
+    }
+    std::string e = read_int(t, "credits", team.credits, 0, 1LL << 53);
+    if (e.empty()) e = read_string(t, "webhookSecret", team.webhook_secret);
+    if (e.empty()) e = read_bool(t, "zeroDataRetention", team.zero_data_retention);
+    if (e.empty()) e = read_int(t, "concurrency", team.concurrency, 1, 1024);
+    if (e.empty()) e = read_int(t, "tokens", team.tokens, 0, 1LL << 53);
+    if (!e.empty()) return where + ": " + e;
+    config.teams.push_back(std::move(team));
+  }
+  return "";
+}
+
+}  // namespace
+
 std::string apply_config_json(const json& file, Config& config) {
   if (!file.is_object()) return "the config file must hold a JSON object";
   static const std::set<std::string> known = {
       "host", "port", "threads", "bodyLimit", "headerTimeoutMs", "bodyTimeoutMs", "accessLog",
-      "teams", "webRoot", "apiStubRoot", "chunkBytes", "admin", "adminOnPublic", "liveFetch",
+      "teams", "webRoot", "bundledWeb", "apiStubRoot", "chunkBytes", "admin", "adminOnPublic", "liveFetch",
       "allowPrivateTargets", "journalLimit", "webhookSignatureHeader", "stateDir",
       "pagePacingMs", "agentJobs", "agentPacingMs", "workers", "tlsCert", "tlsKey",
       "tlsSelfSigned"};
@@ -215,7 +309,8 @@ std::string apply_config_json(const json& file, Config& config) {
   config.server.header_timeout = std::chrono::milliseconds(header_ms);
   config.server.body_timeout = std::chrono::milliseconds(body_ms);
   check(read_bool(file, "accessLog", config.server.access_log));
-  check(read_string(file, "webRoot", config.web_root));
+  check(read_web_roots(file, config.web_roots));
+  check(read_bool(file, "bundledWeb", config.bundled_web));
   check(read_string(file, "apiStubRoot", config.api_stub_root));
   check(read_int(file, "chunkBytes", config.chunk_bytes, 1, 1LL << 34));
   check(read_bool(file, "admin", config.admin));
@@ -230,45 +325,7 @@ std::string apply_config_json(const json& file, Config& config) {
   check(read_string(file, "webhookSignatureHeader", config.webhook_signature_header));
   if (!err.empty()) return err;
 
-  if (file.contains("teams")) {
-    const auto& teams = file.at("teams");
-    if (!teams.is_array() || teams.empty()) return "'teams' must be a non-empty array";
-    config.teams.clear();
-    for (std::size_t i = 0; i < teams.size(); ++i) {
-      const auto& t = teams[i];
-      const std::string where = "teams[" + std::to_string(i) + "]";
-      if (!t.is_object()) return where + " must be an object";
-      for (const auto& [key, value] : t.items()) {
-        (void)value;
-        if (key != "id" && key != "keys" && key != "credits" && key != "webhookSecret" &&
-            key != "zeroDataRetention" && key != "concurrency" && key != "tokens") {
-          return where + ": unknown setting '" + key + "'";
-        }
-      }
-      TeamConfig team;
-      if (!t.contains("id") || !t.at("id").is_string() || t.at("id").get<std::string>().empty()) {
-        return where + ".id must be a non-empty string";
-      }
-      team.id = t.at("id").get<std::string>();
-      if (!t.contains("keys") || !t.at("keys").is_array() || t.at("keys").empty()) {
-        return where + ".keys must be a non-empty array of strings";
-      }
-      for (const auto& k : t.at("keys")) {
-        if (!k.is_string() || k.get<std::string>().empty()) {
-          return where + ".keys must be a non-empty array of strings";
-        }
-        team.keys.push_back(k.get<std::string>());
-      }
-      std::string e = read_int(t, "credits", team.credits, 0, 1LL << 53);
-      if (e.empty()) e = read_string(t, "webhookSecret", team.webhook_secret);
-      if (e.empty()) e = read_bool(t, "zeroDataRetention", team.zero_data_retention);
-      if (e.empty()) e = read_int(t, "concurrency", team.concurrency, 1, 1024);
-      if (e.empty()) e = read_int(t, "tokens", team.tokens, 0, 1LL << 53);
-      if (!e.empty()) return where + ": " + e;
-      config.teams.push_back(std::move(team));
-    }
-  }
-  return "";
+  return read_teams(file, config);
 }
 
 std::string usage() {
@@ -300,10 +357,14 @@ Teams and keys:
   --webhook-secret SECRET   webhook signing secret of those teams (default test-secret)
 
 Virtual web and behaviour:
-  --web-root DIR            WireMock-layout fixtures the scraper fetches from (default: bundled);
-                            refused at start unless DIR has mappings/*.json or synthetic.json
+  --web-root DIR            WireMock-layout fixtures the scraper fetches from, over the bundled
+                            virtual web; repeatable, a later root over an earlier one (its
+                            mappings win at equal priority); refused at start unless DIR has
+                            mappings/*.json or synthetic.json that load
+  --no-bundled-web          leave the bundled virtual web out: only the --web-root roots
+                            (and live pages with --live-fetch)
   --api-stubs DIR           WireMock mappings matched before the built-in API; refused at start
-                            unless DIR has mappings/*.json
+                            unless DIR has mappings/*.json that load
   --chunk-bytes N           job status chunk limit in bytes (default 10485760)
   --page-pacing MS          pause per job page so `scraping` can be observed (default 20, 0: none)
   --agent-jobs              run POST /v2/agent as a job: answer {success, id}, poll
@@ -346,7 +407,8 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
   Config config;
   ParsedArgs out;
   // Which option set each fixture root, for the message when it is unusable.
-  std::string web_root_from = "--web-root";
+  std::vector<std::string> web_roots_from;  // one per config.web_roots entry
+  bool web_roots_from_file = false;         // a --web-root after --config replaces its list
   std::string api_stubs_from = "--api-stubs";
   std::vector<std::pair<std::string, std::string>> keys;  // key, team
   std::optional<std::int64_t> credits;
@@ -405,12 +467,15 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
       text << in.rdbuf();
       const json file = json::parse(text.str(), nullptr, false);
       if (file.is_discarded()) return refuse("config file '" + value + "' is not valid JSON");
-      const std::string web_root_before = config.web_root;
+      const auto web_roots_before = config.web_roots;
       const std::string api_stubs_before = config.api_stub_root;
       if (auto err = apply_config_json(file, config); !err.empty()) {
         return refuse("config file '" + value + "': " + err);
       }
-      if (config.web_root != web_root_before) web_root_from = "webRoot of '" + value + "'";
+      if (config.web_roots != web_roots_before) {
+        web_roots_from.assign(config.web_roots.size(), "webRoot of '" + value + "'");
+        web_roots_from_file = true;
+      }
       if (config.api_stub_root != api_stubs_before) {
         api_stubs_from = "apiStubRoot of '" + value + "'";
       }
@@ -429,8 +494,15 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
       secret = value;
     } else if (arg == "--web-root") {
       if (!next() || value.empty()) return refuse("--web-root needs a directory");
-      config.web_root = value;
-      web_root_from = "--web-root";
+      if (web_roots_from_file) {
+        config.web_roots.clear();
+        web_roots_from.clear();
+        web_roots_from_file = false;
+      }
+      config.web_roots.push_back(value);
+      web_roots_from.push_back("--web-root");
+    } else if (arg == "--no-bundled-web") {
+      config.bundled_web = false;
     } else if (arg == "--api-stubs") {
       if (!next() || value.empty()) return refuse("--api-stubs needs a directory");
       config.api_stub_root = value;
@@ -513,15 +585,20 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
       if (!seen_keys.insert(key).second) return refuse("API key given to two teams");
     }
   }
-  if (!config.web_root.empty()) {
-    if (auto why = fixture_root_problem(config.web_root, true); !why.empty()) {
-      return refuse(web_root_from + " '" + config.web_root + "': " + why);
+  for (std::size_t i = 0; i < config.web_roots.size(); ++i) {
+    if (auto why = fixture_root_error(config.web_roots[i], true); !why.empty()) {
+      return refuse(web_roots_from[i] + " '" + config.web_roots[i] + "': " + why);
     }
-  } else if (default_web_root().empty()) {
-    return refuse("the bundled virtual web is not installed next to webdata-mock; give --web-root DIR");
+  }
+  if (config.bundled_web && default_web_root().empty()) {
+    return refuse("the bundled virtual web is not installed next to webdata-mock; give "
+                  "--no-bundled-web and --web-root DIR");
+  }
+  if (!config.bundled_web && config.web_roots.empty() && !config.live_fetch) {
+    return refuse("--no-bundled-web leaves nothing to scrape: add --web-root DIR or --live-fetch");
   }
   if (!config.api_stub_root.empty()) {
-    if (auto why = fixture_root_problem(config.api_stub_root, false); !why.empty()) {
+    if (auto why = fixture_root_error(config.api_stub_root, false); !why.empty()) {
       return refuse(api_stubs_from + " '" + config.api_stub_root + "': " + why);
     }
   }

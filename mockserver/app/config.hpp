@@ -17,7 +17,9 @@ namespace webdata::mock {
 struct Config {
   http::ServerOptions server;
   std::vector<TeamConfig> teams;  ///< Empty means the default: key `test-key`, team `team-1`.
-  std::string web_root;           ///< Virtual web fixtures (WireMock layout); empty: bundled.
+  /// Fixture roots (WireMock layout) over the bundled virtual web, later over earlier.
+  std::vector<std::string> web_roots;
+  bool bundled_web = true;        ///< The bundled virtual web lies under web_roots.
   std::string api_stub_root;      ///< WireMock mappings matched before the built-in API.
   std::size_t chunk_bytes = 10485760;  ///< Job status chunk limit (docs/reference/jobs.md#chunking).
   bool admin = false;                  ///< Serve /__admin/.
@@ -35,6 +37,8 @@ struct Config {
   std::string webhook_signature_header = "X-Service-Signature";
 
   bool has_fault(const std::string& name) const;
+  /// The virtual web's roots, bottom first: the bundled one (when on), then web_roots.
+  std::vector<std::string> effective_web_roots() const;
   /// The teams in force (the default team when none are configured).
   std::vector<TeamConfig> effective_teams() const;
   /// The effective settings as JSON (secrets and keys masked), for --print-config.

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "app/config.hpp"
+#include "temp_dir.hpp"
 
 using webdata::mock::Config;
 using webdata::mock::parse_args;
@@ -113,24 +114,7 @@ TEST_CASE("to_json masks keys and secrets", "[config]") {
 
 namespace {
 
-// A fresh directory under the system's temporary directory, removed on destruction.
-struct TempDir {
-  TempDir() {
-    char name[] = "/tmp/webdata-config-test-XXXXXX";
-    if (mkdtemp(name) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path = name;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  void write(const std::string& relative, const std::string& text) const {
-    const auto file = std::filesystem::path(path) / relative;
-    std::filesystem::create_directories(file.parent_path());
-    std::ofstream(file) << text;
-  }
-  std::string path;
-};
+using webdata::testing::TempDir;
 
 const char* const kMapping =
     R"({"request": {"method": "GET", "url": "/"}, "response": {"status": 200, "body": "hi"}})";
@@ -165,7 +149,7 @@ TEST_CASE("a fixture root that is missing or empty is refused at start, naming t
   stubs.write("mappings/nested/root.json", kMapping);
   const auto ok = parse_args({"--web-root", stubs.path, "--api-stubs", stubs.path});
   REQUIRE(ok.config);
-  CHECK(ok.config->web_root == stubs.path);
+  CHECK(ok.config->web_roots == std::vector<std::string>{stubs.path});
   CHECK(ok.config->api_stub_root == stubs.path);
 
   // A generated-sites file alone is a virtual web, but not a set of API stubs.
