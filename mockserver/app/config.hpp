@@ -45,17 +45,29 @@ struct Config {
   nlohmann::json to_json(bool mask_secrets = true) const;
 };
 
+/// Flags about the process rather than the server; main.cpp acts on them.
+struct ProcessOptions {
+  std::string ready_file;  ///< Written with the base URL once the server accepts connections.
+  std::string pid_file;    ///< Written with the process id at start.
+  bool detach = false;     ///< Run in the background; return once ready, printing the URL.
+  std::string log_file;    ///< Where a detached server's output goes (default: nowhere).
+};
+
 /// Outcome of reading the command line: a config to run, or text to print and an exit code.
 struct ParsedArgs {
   std::optional<Config> config;
   std::string message;  ///< Help text or the reason the arguments were refused.
   int exit_code = 0;
   bool print_config = false;
+  /// The process flags read (also when the rest was refused, so a stale ready file still goes).
+  ProcessOptions process;
 };
 
+/// Reads webdata-mock's flags (app/command_line.cpp, CLI11): refusals exit 2, --help 0.
 ParsedArgs parse_args(const std::vector<std::string>& args);
 /// Applies a JSON config file's settings onto `config`; returns an error text or "".
 std::string apply_config_json(const nlohmann::json& file, Config& config);
+/// The --help text.
 std::string usage();
 /// The names --inject-fault takes, each with what it does.
 const std::vector<std::pair<std::string, std::string>>& fault_names();
