@@ -97,7 +97,9 @@ ParsedArgs refuse(const std::string& why, ProcessOptions process = {}) {
 }
 
 // The fields the actions write, named once.
-auto& server(Parsing& p) { return p.config.server; }
+auto& server(Parsing& p) {
+  return p.config.server;
+}
 
 std::string read_config_file(Parsing& p, const std::string& path) {
   std::ifstream in(path);
@@ -115,7 +117,8 @@ std::string read_config_file(Parsing& p, const std::string& path) {
     p.web_roots_from.assign(p.config.web_roots.size(), "webRoot of '" + path + "'");
     p.web_roots_from_file = true;
   }
-  if (p.config.api_stub_root != api_stubs_before) p.api_stubs_from = "apiStubRoot of '" + path + "'";
+  if (p.config.api_stub_root != api_stubs_before)
+    p.api_stubs_from = "apiStubRoot of '" + path + "'";
   return "";
 }
 
@@ -158,68 +161,77 @@ std::string add_faults(Parsing& p, const std::string& value) {
 }
 
 FlagGroup server_flags() {
-  return {"Server",
-          {{"--host", "ADDR", "address to listen on (default 127.0.0.1)",
-            text([](Parsing& p) -> auto& { return server(p).host; }, "--host needs an address")},
-           {"--port", "N", "port, 0 for any free port (default 3002)",
-            integer([](Parsing& p) -> auto& { return server(p).port; }, 0, 65535,
-                    "--port needs a number from 0 to 65535")},
-           {"--threads", "N", "I/O threads, each with its own event loop (default 2)",
-            integer([](Parsing& p) -> auto& { return server(p).threads; }, 1, 256,
-                    "--threads needs a number from 1 to 256")},
-           {"--workers", "N",
-            "most threads running request handlers, started on demand\n(default 64): how many "
-            "requests may wait on slow pages at once",
-            integer([](Parsing& p) -> auto& { return server(p).workers; }, 1, 4096,
-                    "--workers needs a number from 1 to 4096")},
-           {"--body-limit", "BYTES", "largest request body (default 10485760); larger answers 413",
-            integer([](Parsing& p) -> auto& { return server(p).body_limit; }, 1024, 1LL << 34,
-                    "--body-limit needs a byte count of at least 1024")},
-           {"--header-timeout", "MS", "time to receive a request header (default 30000)",
-            [](Parsing& p, const std::string& value) {
-              long long ms = 0;
-              if (!parse_int(value, ms, 1, 3600000)) {
-                return std::string("--header-timeout needs milliseconds from 1 to 3600000");
-              }
-              server(p).header_timeout = std::chrono::milliseconds(ms);
-              return std::string();
-            }},
-           {"--quiet", "", "no access log",
-            set([](Parsing& p) -> auto& { return server(p).access_log; }, false)},
-           {"--tls-cert", "FILE", "serve HTTPS and WSS with this PEM certificate (chain) ...",
-            text([](Parsing& p) -> auto& { return server(p).tls.cert_file; },
-                 "--tls-cert needs a PEM certificate file")},
-           {"--tls-key", "FILE", "... and this PEM private key; both or neither",
-            text([](Parsing& p) -> auto& { return server(p).tls.key_file; },
-                 "--tls-key needs a PEM private key file")},
-           {"--tls-self-signed", "",
-            "serve HTTPS and WSS with a throwaway self-signed certificate for\nlocalhost, "
-            "127.0.0.1 and ::1; its path is printed at start (a\nclient trusts it as its CA); "
-            "removed when the server stops",
-            set([](Parsing& p) -> auto& { return server(p).tls.self_signed; })},
-           {"--config", "FILE",
-            "JSON config file (see docs/mockserver.md); flags after it override it",
-            read_config_file}}};
+  return {
+      "Server",
+      {{"--host", "ADDR", "address to listen on (default 127.0.0.1)",
+        text(
+            [](Parsing & p) -> auto& { return server(p).host; }, "--host needs an address")},
+       {"--port", "N", "port, 0 for any free port (default 3002)",
+        integer(
+            [](Parsing & p) -> auto& { return server(p).port; }, 0, 65535,
+            "--port needs a number from 0 to 65535")},
+       {"--threads", "N", "I/O threads, each with its own event loop (default 2)",
+        integer(
+            [](Parsing & p) -> auto& { return server(p).threads; }, 1, 256,
+            "--threads needs a number from 1 to 256")},
+       {"--workers", "N",
+        "most threads running request handlers, started on demand\n(default 64): how many "
+        "requests may wait on slow pages at once",
+        integer(
+            [](Parsing & p) -> auto& { return server(p).workers; }, 1, 4096,
+            "--workers needs a number from 1 to 4096")},
+       {"--body-limit", "BYTES", "largest request body (default 10485760); larger answers 413",
+        integer(
+            [](Parsing & p) -> auto& { return server(p).body_limit; }, 1024, 1LL << 34,
+            "--body-limit needs a byte count of at least 1024")},
+       {"--header-timeout", "MS", "time to receive a request header (default 30000)",
+        [](Parsing& p, const std::string& value) {
+          long long ms = 0;
+          if (!parse_int(value, ms, 1, 3600000)) {
+            return std::string("--header-timeout needs milliseconds from 1 to 3600000");
+          }
+          server(p).header_timeout = std::chrono::milliseconds(ms);
+          return std::string();
+        }},
+       {"--quiet", "", "no access log",
+        set(
+            [](Parsing & p) -> auto& { return server(p).access_log; }, false)},
+       {"--tls-cert", "FILE", "serve HTTPS and WSS with this PEM certificate (chain) ...",
+        text(
+            [](Parsing & p) -> auto& { return server(p).tls.cert_file; },
+            "--tls-cert needs a PEM certificate file")},
+       {"--tls-key", "FILE", "... and this PEM private key; both or neither",
+        text(
+            [](Parsing & p) -> auto& { return server(p).tls.key_file; },
+            "--tls-key needs a PEM private key file")},
+       {"--tls-self-signed", "",
+        "serve HTTPS and WSS with a throwaway self-signed certificate for\nlocalhost, "
+        "127.0.0.1 and ::1; its path is printed at start (a\nclient trusts it as its CA); "
+        "removed when the server stops",
+        set([](Parsing & p) -> auto& { return server(p).tls.self_signed; })},
+       {"--config", "FILE", "JSON config file (see docs/mockserver.md); flags after it override it",
+        read_config_file}}};
 }
 
 FlagGroup team_flags() {
-  return {"Teams and keys",
-          {{"--api-key", "KEY[:TEAM]",
-            "accept KEY for TEAM (default team-1); repeatable; replaces the\ndefault key test-key",
-            add_api_key},
-           {"--credits", "N", "credits of every team given by --api-key (default 1000000)",
-            [](Parsing& p, const std::string& value) {
-              std::int64_t n = 0;
-              if (!parse_int(value, n, 0, 1LL << 53)) return std::string("--credits needs a number");
-              p.credits = n;
-              return std::string();
-            }},
-           {"--webhook-secret", "SECRET", "webhook signing secret of those teams (default test-secret)",
-            [](Parsing& p, const std::string& value) {
-              if (value.empty()) return std::string("--webhook-secret needs a value");
-              p.secret = value;
-              return std::string();
-            }}}};
+  return {
+      "Teams and keys",
+      {{"--api-key", "KEY[:TEAM]",
+        "accept KEY for TEAM (default team-1); repeatable; replaces the\ndefault key test-key",
+        add_api_key},
+       {"--credits", "N", "credits of every team given by --api-key (default 1000000)",
+        [](Parsing& p, const std::string& value) {
+          std::int64_t n = 0;
+          if (!parse_int(value, n, 0, 1LL << 53)) return std::string("--credits needs a number");
+          p.credits = n;
+          return std::string();
+        }},
+       {"--webhook-secret", "SECRET", "webhook signing secret of those teams (default test-secret)",
+        [](Parsing& p, const std::string& value) {
+          if (value.empty()) return std::string("--webhook-secret needs a value");
+          p.secret = value;
+          return std::string();
+        }}}};
 }
 
 FlagGroup web_flags() {
@@ -232,7 +244,8 @@ FlagGroup web_flags() {
            {"--no-bundled-web", "",
             "leave the bundled virtual web out: only the --web-root roots\n(and live pages with "
             "--live-fetch)",
-            set([](Parsing& p) -> auto& { return p.config.bundled_web; }, false)},
+            set(
+                [](Parsing & p) -> auto& { return p.config.bundled_web; }, false)},
            {"--api-stubs", "DIR",
             "WireMock mappings matched before the built-in API; refused at start\nunless DIR has "
             "mappings/*.json that load",
@@ -243,52 +256,61 @@ FlagGroup web_flags() {
               return std::string();
             }},
            {"--chunk-bytes", "N", "job status chunk limit in bytes (default 10485760)",
-            integer([](Parsing& p) -> auto& { return p.config.chunk_bytes; }, 1, 1LL << 34,
-                    "--chunk-bytes needs a positive byte count")},
-           {"--page-pacing", "MS", "pause per job page so `scraping` can be observed (default 20, 0: none)",
-            integer([](Parsing& p) -> auto& { return p.config.page_pacing_ms; }, 0, 60000,
-                    "--page-pacing needs milliseconds from 0 to 60000")},
+            integer(
+                [](Parsing & p) -> auto& { return p.config.chunk_bytes; }, 1, 1LL << 34,
+                "--chunk-bytes needs a positive byte count")},
+           {"--page-pacing", "MS",
+            "pause per job page so `scraping` can be observed (default 20, 0: none)",
+            integer(
+                [](Parsing & p) -> auto& { return p.config.page_pacing_ms; }, 0, 60000,
+                "--page-pacing needs milliseconds from 0 to 60000")},
            {"--agent-jobs", "",
             "run POST /v2/agent as a job: answer {success, id}, poll\nGET /v2/agent/{id}, cancel "
             "with DELETE (default: answer at once)",
-            set([](Parsing& p) -> auto& { return p.config.agent_jobs; })},
+            set([](Parsing & p) -> auto& { return p.config.agent_jobs; })},
            {"--agent-pacing", "MS",
             "with --agent-jobs, pause before each agent step: planning, each\npage read, the "
             "answer (default 250, 0: none)",
-            integer([](Parsing& p) -> auto& { return p.config.agent_pacing_ms; }, 0, 60000,
-                    "--agent-pacing needs milliseconds from 0 to 60000")},
+            integer(
+                [](Parsing & p) -> auto& { return p.config.agent_pacing_ms; }, 0, 60000,
+                "--agent-pacing needs milliseconds from 0 to 60000")},
            {"--state-dir", "DIR", "keep jobs and documents in DIR (SQLite) across restarts",
-            text([](Parsing& p) -> auto& { return p.config.state_dir; },
-                 "--state-dir needs a directory")},
+            text(
+                [](Parsing & p) -> auto& { return p.config.state_dir; },
+                "--state-dir needs a directory")},
            {"--live-fetch", "", "fetch real URLs that are not in the virtual web",
-            set([](Parsing& p) -> auto& { return p.config.live_fetch; })},
+            set([](Parsing & p) -> auto& { return p.config.live_fetch; })},
            {"--allow-private-targets", "", "let live fetching reach loopback and private addresses",
-            set([](Parsing& p) -> auto& { return p.config.allow_private_targets; })},
+            set([](Parsing & p) -> auto& { return p.config.allow_private_targets; })},
            {"--admin", "", "serve the admin API under /__admin/",
-            set([](Parsing& p) -> auto& { return p.config.admin; })},
+            set([](Parsing & p) -> auto& { return p.config.admin; })},
            {"--admin-on-public", "", "allow --admin on a non-loopback --host",
-            set([](Parsing& p) -> auto& { return p.config.admin_on_public; })},
+            set([](Parsing & p) -> auto& { return p.config.admin_on_public; })},
            {"--signature-header", "NAME", "webhook signature header (default X-Service-Signature)",
-            text([](Parsing& p) -> auto& { return p.config.webhook_signature_header; },
-                 "--signature-header needs a header name")}}};
+            text(
+                [](Parsing & p) -> auto& { return p.config.webhook_signature_header; },
+                "--signature-header needs a header name")}}};
 }
 
 FlagGroup script_flags() {
-  return {"Running in scripts and CI",
-          {{"--ready-file", "PATH",
-            "removed at start; once listening, the base URL (http://HOST:PORT)\nis written to "
-            "PATH (atomically, by a rename)",
-            text([](Parsing& p) -> auto& { return p.process.ready_file; },
-                 "--ready-file needs a path")},
-           {"--pid-file", "PATH", "write the process id to PATH",
-            text([](Parsing& p) -> auto& { return p.process.pid_file; }, "--pid-file needs a path")},
-           {"--detach", "",
-            "run in the background: return once the server accepts\nconnections (exit 0, base URL "
-            "on stdout) or failed to (exit 1)",
-            set([](Parsing& p) -> auto& { return p.process.detach; })},
-           {"--log-file", "PATH", "with --detach: append the server's output to PATH",
-            text([](Parsing& p) -> auto& { return p.process.log_file; },
-                 "--log-file needs a path")}}};
+  return {
+      "Running in scripts and CI",
+      {{"--ready-file", "PATH",
+        "removed at start; once listening, the base URL (http://HOST:PORT)\nis written to "
+        "PATH (atomically, by a rename)",
+        text(
+            [](Parsing & p) -> auto& { return p.process.ready_file; },
+            "--ready-file needs a path")},
+       {"--pid-file", "PATH", "write the process id to PATH",
+        text(
+            [](Parsing & p) -> auto& { return p.process.pid_file; }, "--pid-file needs a path")},
+       {"--detach", "",
+        "run in the background: return once the server accepts\nconnections (exit 0, base URL "
+        "on stdout) or failed to (exit 1)",
+        set([](Parsing & p) -> auto& { return p.process.detach; })},
+       {"--log-file", "PATH", "with --detach: append the server's output to PATH",
+        text(
+            [](Parsing & p) -> auto& { return p.process.log_file; }, "--log-file needs a path")}}};
 }
 
 // The --inject-fault names, one a line, for the end of the help.
@@ -309,7 +331,7 @@ FlagGroup other_flags() {
             "combine; the names are listed below",
             add_faults},
            {"--print-config", "", "print the effective settings as JSON and exit",
-            set([](Parsing& p) -> auto& { return p.print_config; })}}};
+            set([](Parsing & p) -> auto& { return p.print_config; })}}};
 }
 
 const std::vector<FlagGroup>& flag_groups() {

@@ -210,8 +210,8 @@ std::string apply_config_json(const json& file, Config& config) {
   if (!file.is_object()) return "the config file must hold a JSON object";
   static const std::set<std::string> known = {
       "host", "port", "threads", "bodyLimit", "headerTimeoutMs", "bodyTimeoutMs", "accessLog",
-      "teams", "webRoot", "bundledWeb", "apiStubRoot", "chunkBytes", "admin", "adminOnPublic", "liveFetch",
-      "allowPrivateTargets", "journalLimit", "webhookSignatureHeader", "stateDir",
+      "teams", "webRoot", "bundledWeb", "apiStubRoot", "chunkBytes", "admin", "adminOnPublic",
+      "liveFetch", "allowPrivateTargets", "journalLimit", "webhookSignatureHeader", "stateDir",
       "pagePacingMs", "agentJobs", "agentPacingMs", "workers", "tlsCert", "tlsKey",
       "tlsSelfSigned"};
   for (const auto& [key, value] : file.items()) {

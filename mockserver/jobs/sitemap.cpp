@@ -5,8 +5,8 @@
 #include <iterator>
 #include <set>
 
-#include <pugixml.hpp>
 #include <zlib.h>
+#include <pugixml.hpp>
 
 #include "core/text.hpp"
 
@@ -70,10 +70,10 @@ std::optional<std::string> namespace_of(pugi::xml_node node) {
 }
 
 bool is_sitemap_namespace(const std::string& uri) {
-  static const std::set<std::string> known = {
-      "", "http://www.sitemaps.org/schemas/sitemap/0.9",
-      "https://www.sitemaps.org/schemas/sitemap/0.9",
-      "http://www.google.com/schemas/sitemap/0.84", "http://www.google.com/schemas/sitemap/0.9"};
+  static const std::set<std::string> known = {"", "http://www.sitemaps.org/schemas/sitemap/0.9",
+                                              "https://www.sitemaps.org/schemas/sitemap/0.9",
+                                              "http://www.google.com/schemas/sitemap/0.84",
+                                              "http://www.google.com/schemas/sitemap/0.9"};
   return known.count(uri) != 0;
 }
 
@@ -87,7 +87,8 @@ bool is_sitemap_element(pugi::xml_node node, std::string_view local) {
 std::string loc_text(pugi::xml_node loc) {
   std::string text;
   for (const auto child : loc.children()) {
-    if (child.type() == pugi::node_pcdata || child.type() == pugi::node_cdata) text += child.value();
+    if (child.type() == pugi::node_pcdata || child.type() == pugi::node_cdata)
+      text += child.value();
   }
   return std::string(trim(text));
 }
@@ -113,8 +114,8 @@ Sitemap parse_xml(std::string_view xml) {
   // entity bomb stays text and a DOCTYPE cannot reach a file or the network.
   const auto parsed = doc.load_buffer(xml.data(), xml.size(), pugi::parse_default);
   if (!parsed) {
-    out.error = "malformed XML at byte " + std::to_string(parsed.offset) + ": " +
-                parsed.description();
+    out.error =
+        "malformed XML at byte " + std::to_string(parsed.offset) + ": " + parsed.description();
     return out;
   }
   const auto root = doc.document_element();

@@ -201,7 +201,8 @@ TEST_CASE("flags are read in order: --config between flags, --flag=value, repeat
   dir.write("mock.json", R"({"port": 4000, "threads": 3})");
   const std::string file = dir.path + "/mock.json";
   // A flag before --config is overridden by the file; one after it overrides the file.
-  const auto parsed = parse_args({"--port", "5000", "--threads=4", "--config", file, "--threads", "5"});
+  const auto parsed =
+      parse_args({"--port", "5000", "--threads=4", "--config", file, "--threads", "5"});
   REQUIRE(parsed.config);
   CHECK(parsed.config->server.port == 4000);
   CHECK(parsed.config->server.threads == 5);
@@ -219,7 +220,7 @@ TEST_CASE("flags are read in order: --config between flags, --flag=value, repeat
   CHECK_THAT(parse_args({"--frobnicate"}).message, Catch::Contains("--frobnicate"));
 }
 
-TEST_CASE("process flags come back with the config; --log-file needs --detach", "[config]") {
+TEST_CASE("process flags come back with the config, and --log-file needs --detach", "[config]") {
   const auto parsed = parse_args({"--ready-file", "/tmp/r", "--pid-file", "/tmp/p", "--detach",
                                   "--log-file", "/tmp/l"});
   REQUIRE(parsed.config);

@@ -24,14 +24,15 @@ struct FixtureRoot : webdata::testing::TempDir {
   // One mapping file answering GET host+path with an HTML page titled `title`.
   void page(const std::string& file, const std::string& host, const std::string& url_path,
             const std::string& title) const {
-    write("mappings/" + file,
-          json{{"request", {{"method", "GET"}, {"host", {{"equalTo", host}}}, {"urlPath", url_path}}},
-               {"response",
-                {{"status", 200},
-                 {"headers", {{"Content-Type", "text/html"}}},
-                 {"body", "<html><head><title>" + title + "</title></head><body><p>" + title +
-                              "</p></body></html>"}}}}
-              .dump());
+    write(
+        "mappings/" + file,
+        json{{"request", {{"method", "GET"}, {"host", {{"equalTo", host}}}, {"urlPath", url_path}}},
+             {"response",
+              {{"status", 200},
+               {"headers", {{"Content-Type", "text/html"}}},
+               {"body", "<html><head><title>" + title + "</title></head><body><p>" + title +
+                            "</p></body></html>"}}}}
+            .dump());
   }
 };
 
@@ -72,10 +73,11 @@ TEST_CASE("--web-root is repeatable: later roots over earlier ones and over the 
   RunningMock mock(config_for({"--web-root", first.path, "--web-root", second.path}));
   ApiClient api(mock.url());
   CHECK(title_of(api, "https://mine.test/") == "First: mine");
-  CHECK(title_of(api, "https://both.test/") == "Second: both");             // the later root wins
+  CHECK(title_of(api, "https://both.test/") == "Second: both");  // the later root wins
   CHECK(title_of(api, "https://docs.example.test/getting-started/quickstart") ==
-        "First: quickstart");                                                // over the bundled page
-  CHECK(title_of(api, "https://docs.example.test/") != "SCRAPE_DNS_RESOLUTION_ERROR");  // still there
+        "First: quickstart");  // over the bundled page
+  CHECK(title_of(api, "https://docs.example.test/") !=
+        "SCRAPE_DNS_RESOLUTION_ERROR");  // still there
   CHECK(title_of(api, "https://generated.test/") != "SCRAPE_DNS_RESOLUTION_ERROR");
 }
 
@@ -99,8 +101,9 @@ TEST_CASE("a fixture root whose mappings do not load is a start-up error: exit 2
   FixtureRoot good;
   good.page("ok.json", "ok.test", "/", "OK");
   FixtureRoot unsupported;
-  unsupported.write("mappings/cookies.json",
-                    R"({"request": {"method": "GET", "url": "/", "cookies": {"a": {"equalTo": "b"}}},
+  unsupported.write(
+      "mappings/cookies.json",
+      R"({"request": {"method": "GET", "url": "/", "cookies": {"a": {"equalTo": "b"}}},
                         "response": {"status": 200}})");
   FixtureRoot missing_body;
   missing_body.write("mappings/body.json",
@@ -116,15 +119,15 @@ TEST_CASE("a fixture root whose mappings do not load is a start-up error: exit 2
     const auto parsed = parse_args({"--web-root", good.path, "--web-root", root});
     CHECK_FALSE(parsed.config);
     CHECK(parsed.exit_code == 2);
-    CHECK_THAT(parsed.message, Catch::Contains("--web-root '" + root + "': ") &&
-                                   Catch::Contains(why));
+    CHECK_THAT(parsed.message,
+               Catch::Contains("--web-root '" + root + "': ") && Catch::Contains(why));
   }
   const auto stubs = parse_args({"--api-stubs", unsupported.path});
   CHECK(stubs.exit_code == 2);
   CHECK_THAT(stubs.message, Catch::Contains("is not supported"));
 }
 
-TEST_CASE("webRoot in a config file: a directory or a list; a later --web-root replaces it",
+TEST_CASE("webRoot in a config file: a directory or a list, replaced by a later --web-root",
           "[config][fixture-roots]") {
   FixtureRoot a;
   a.page("a.json", "a.test", "/", "A");
@@ -138,8 +141,8 @@ TEST_CASE("webRoot in a config file: a directory or a list; a later --web-root r
   CHECK_FALSE(listed.config->bundled_web);
   CHECK(listed.config->to_json()["webRoot"] == json{a.path, b.path});
 
-  const auto replaced = parse_args({"--config", files.path + "/list.json", "--web-root", b.path,
-                                    "--web-root", a.path});
+  const auto replaced = parse_args(
+      {"--config", files.path + "/list.json", "--web-root", b.path, "--web-root", a.path});
   REQUIRE(replaced.config);
   CHECK(replaced.config->web_roots == std::vector<std::string>{b.path, a.path});
 

@@ -65,7 +65,8 @@ const char* const kProtocolExample = R"(<?xml version="1.0" encoding="UTF-8"?>
 
 // What WordPress (Yoast) serves at /sitemap_index.xml: a stylesheet instruction, a schema
 // location, comments.
-const char* const kWordPressIndex = R"(<?xml version="1.0" encoding="UTF-8"?><?xml-stylesheet type="text/xsl" href="//blog.test/main-sitemap.xsl"?>
+const char* const kWordPressIndex =
+    R"(<?xml version="1.0" encoding="UTF-8"?><?xml-stylesheet type="text/xsl" href="//blog.test/main-sitemap.xsl"?>
 <sitemapindex xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://www.sitemaps.org/schemas/sitemap/0.9 http://www.sitemaps.org/schemas/sitemap/0.9/siteindex.xsd" xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
 	<sitemap>
 		<loc>https://blog.test/post-sitemap.xml</loc>
@@ -120,17 +121,18 @@ TEST_CASE("sitemap: the protocol's example, a WordPress index, extensions", "[si
 }
 
 TEST_CASE("sitemap: prefixes, CDATA, entities, whitespace, a BOM, no namespace", "[sitemap]") {
-  const auto prefixed = parse_sitemap(
-      R"(<sm:urlset xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9">)"
-      R"(<sm:url><sm:loc>https://p.test/a</sm:loc></sm:url></sm:urlset>)");
+  const auto prefixed =
+      parse_sitemap(R"(<sm:urlset xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9">)"
+                    R"(<sm:url><sm:loc>https://p.test/a</sm:loc></sm:url></sm:urlset>)");
   CHECK(prefixed.locations == Strings{"https://p.test/a"});
 
-  const auto text = parse_sitemap("\xEF\xBB\xBF<?xml version=\"1.0\"?>\n<urlset>\n"
-                                  "<url><loc>\n\t  <![CDATA[https://c.test/?a=1&b=<2>]]>\n </loc></url>\n"
-                                  "<url><loc> https://c.test/caf&#233;?x=1&#38;y=&lt;2&gt; </loc></url>\n"
-                                  "<url><loc>   </loc></url>\n"
-                                  "<url><lastmod>2024-01-01</lastmod></url>\n"
-                                  "</urlset>");
+  const auto text = parse_sitemap(
+      "\xEF\xBB\xBF<?xml version=\"1.0\"?>\n<urlset>\n"
+      "<url><loc>\n\t  <![CDATA[https://c.test/?a=1&b=<2>]]>\n </loc></url>\n"
+      "<url><loc> https://c.test/caf&#233;?x=1&#38;y=&lt;2&gt; </loc></url>\n"
+      "<url><loc>   </loc></url>\n"
+      "<url><lastmod>2024-01-01</lastmod></url>\n"
+      "</urlset>");
   CHECK(text.error.empty());
   CHECK(text.locations ==
         Strings{"https://c.test/?a=1&b=<2>", "https://c.test/caf\xC3\xA9?x=1&y=<2>"});
@@ -144,8 +146,7 @@ TEST_CASE("sitemap: prefixes, CDATA, entities, whitespace, a BOM, no namespace",
   CHECK(foreign.locations == Strings{"https://f.test/yes"});
 }
 
-TEST_CASE("sitemap: gzip-compressed sitemaps inflate, by their bytes not their name",
-          "[sitemap]") {
+TEST_CASE("sitemap: gzip-compressed sitemaps inflate, by their bytes not their name", "[sitemap]") {
   const auto gzipped = parse_sitemap(gzip(kWordPressIndex));
   CHECK(gzipped.error.empty());
   CHECK(gzipped.is_index);
@@ -178,7 +179,8 @@ TEST_CASE("sitemap: malformed documents give an error, never a crash or a hang",
 
   CHECK_FALSE(parse_sitemap("").error.empty());
   CHECK_FALSE(parse_sitemap(std::string("\x00\xff\xfe<url", 7)).error.empty());
-  CHECK_FALSE(parse_sitemap("<urlset><url><loc>https://a.test/</url></loc></urlset>").error.empty());
+  CHECK_FALSE(
+      parse_sitemap("<urlset><url><loc>https://a.test/</url></loc></urlset>").error.empty());
   CHECK(parse_sitemap("<loc>https://a.test/ unterminated").locations.empty());
 
   // Entity expansion (a "billion laughs" DOCTYPE) is not done: the reference stays unexpanded.
@@ -228,9 +230,9 @@ TEST_CASE("sitemap indexes are followed breadth first, each sitemap once, 50 at 
 
   fetched.clear();
   pages.clear();
-  follow_sitemaps({"https://s.test/pages.xml", "https://s.test/index.xml"}, fetch,
-                  [&](const std::string& loc) { pages.push_back(loc); },
-                  [&] { return !pages.empty(); });
+  follow_sitemaps(
+      {"https://s.test/pages.xml", "https://s.test/index.xml"}, fetch,
+      [&](const std::string& loc) { pages.push_back(loc); }, [&] { return !pages.empty(); });
   CHECK(fetched == Strings{"https://s.test/pages.xml"});
   CHECK(pages.size() == 2);
 }
@@ -276,7 +278,8 @@ struct GzipSitemapSite {
   }
 
   static std::string page(const std::string& title, const std::string& link) {
-    std::string html = "<html><head><title>" + title + "</title></head><body><h1>" + title + "</h1>";
+    std::string html =
+        "<html><head><title>" + title + "</title></head><body><h1>" + title + "</h1>";
     if (!link.empty()) html += "<a href=\"" + link + "\">" + link + "</a>";
     return html + "</body></html>";
   }
@@ -292,14 +295,16 @@ struct GzipSitemapSite {
 
 }  // namespace
 
-TEST_CASE_METHOD(GzipSitemapSite, "map and crawl read a gzip sitemap index over HTTP and go on "
-                                  "past a broken sitemap", "[sitemap][map][crawl]") {
+TEST_CASE_METHOD(GzipSitemapSite,
+                 "map and crawl read a gzip sitemap index over HTTP and go on "
+                 "past a broken sitemap",
+                 "[sitemap][map][crawl]") {
   const auto map = api.post("/v2/map", {{"url", "http://gz.test/"}, {"sitemap", "only"}});
   REQUIRE(map.status == 200);
   std::set<std::string> mapped;
   for (const auto& link : map.body.at("links")) mapped.insert(link.at("url").get<std::string>());
-  CHECK(mapped == std::set<std::string>{"http://gz.test/from-sitemap/a",
-                                        "http://gz.test/from-sitemap/b"});
+  CHECK(mapped ==
+        std::set<std::string>{"http://gz.test/from-sitemap/a", "http://gz.test/from-sitemap/b"});
 
   const auto started = api.post("/v2/crawl", {{"url", "http://gz.test/"}});
   REQUIRE(started.status == 200);

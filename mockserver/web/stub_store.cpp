@@ -202,7 +202,8 @@ bool request_matches(const Mapping& m, const PreparedRequest& r) {
 }
 
 /// The body of `bodyFileName` `name` from the `__files/` of the first of `roots` that has it.
-std::string read_body_file(const std::string& name, const std::vector<std::filesystem::path>& roots) {
+std::string read_body_file(const std::string& name,
+                           const std::vector<std::filesystem::path>& roots) {
   const std::filesystem::path rel(name);
   if (rel.is_absolute() || name.find("..") != std::string::npos || name.empty()) {
     throw PatternError("'bodyFileName' must be a relative path inside __files/ without '..'");

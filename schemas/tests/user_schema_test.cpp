@@ -28,15 +28,16 @@ TEST_CASE("user schema: draft-07 keywords, local $refs, nodes read against the r
   })");
   const UserSchema schema(root);
   CHECK(schema.accepts({{"name", "Quarry"}, {"tags", {"db"}}, {"price", 9.99}, {"kind", nullptr}}));
-  CHECK(schema.accepts({{"name", "Quarry"}, {"tags", json::array()},
+  CHECK(schema.accepts({{"name", "Quarry"},
+                        {"tags", json::array()},
                         {"child", {{"name", "Inner"}, {"tags", {"x"}}}}}));
-  CHECK_FALSE(schema.accepts({{"name", "Q"}, {"tags", json::array()}}));             // minLength
-  CHECK_FALSE(schema.accepts({{"name", "Quarry"}}));                                   // required
-  CHECK_FALSE(schema.accepts({{"name", "Quarry"}, {"tags", {"DB"}}}));                 // $defs pattern
-  CHECK_FALSE(schema.accepts({{"name", "Quarry"}, {"tags", {"a", "a"}}}));             // uniqueItems
-  CHECK_FALSE(schema.accepts({{"name", "Quarry"}, {"tags", {}}, {"price", -1}}));      // minimum
-  CHECK_FALSE(schema.accepts({{"name", "Quarry"}, {"tags", {}}, {"kind", "song"}}));   // anyOf
-  CHECK_FALSE(schema.accepts({{"name", "Quarry"}, {"tags", {}}, {"extra", 1}}));       // additional
+  CHECK_FALSE(schema.accepts({{"name", "Q"}, {"tags", json::array()}}));           // minLength
+  CHECK_FALSE(schema.accepts({{"name", "Quarry"}}));                               // required
+  CHECK_FALSE(schema.accepts({{"name", "Quarry"}, {"tags", {"DB"}}}));             // $defs pattern
+  CHECK_FALSE(schema.accepts({{"name", "Quarry"}, {"tags", {"a", "a"}}}));         // uniqueItems
+  CHECK_FALSE(schema.accepts({{"name", "Quarry"}, {"tags", {}}, {"price", -1}}));  // minimum
+  CHECK_FALSE(schema.accepts({{"name", "Quarry"}, {"tags", {}}, {"kind", "song"}}));  // anyOf
+  CHECK_FALSE(schema.accepts({{"name", "Quarry"}, {"tags", {}}, {"extra", 1}}));      // additional
   CHECK_FALSE(schema.accepts({{"name", "Quarry"}, {"tags", {}}, {"child", {{"name", "I"}}}}));
   CHECK_FALSE(schema.accepts({{"name", 3}, {"tags", {}}}));  // strong types: no "3" for 3 either
 
@@ -53,18 +54,19 @@ TEST_CASE("user schema: draft-07 keywords, local $refs, nodes read against the r
   CHECK_FALSE(schema.accepts(2.5, json::parse(R"({"type": "integer"})")));
 }
 
-TEST_CASE("user schema: checked formats are patterns, the rest annotations; null passes",
+TEST_CASE("user schema: checked formats are patterns, the rest annotations, and null passes",
           "[user-schema]") {
   const json root = json::parse(R"({"type": "object", "properties": {
     "email": {"type": ["string", "null"], "format": "email"},
     "when": {"type": "string", "format": "date", "pattern": "^2"},
     "host": {"type": "string", "format": "hostname"}}})");
-  const UserSchema schema(root, {{"email", "^[^@]+@[^@]+$"}, {"date", "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}});
+  const UserSchema schema(root,
+                          {{"email", "^[^@]+@[^@]+$"}, {"date", "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}});
   CHECK(schema.accepts({{"email", "a@b.test"}, {"when", "2024-05-01"}, {"host", "not a host!"}}));
   CHECK(schema.accepts({{"email", nullptr}}));
   CHECK_FALSE(schema.accepts({{"email", "nobody"}}));
-  CHECK_FALSE(schema.accepts({{"when", "2024-05"}}));       // the format's pattern
-  CHECK_FALSE(schema.accepts({{"when", "1999-05-01"}}));    // and the node's own pattern
+  CHECK_FALSE(schema.accepts({{"when", "2024-05"}}));      // the format's pattern
+  CHECK_FALSE(schema.accepts({{"when", "1999-05-01"}}));   // and the node's own pattern
   CHECK(UserSchema(root).accepts({{"email", "nobody"}}));  // no formats checked: annotations
 }
 
@@ -80,9 +82,10 @@ TEST_CASE("user schema: what valijson cannot compile is left out, never a crash 
     "f": {"type": "integer"}},
     "definitions": {"loop1": {"$ref": "#/definitions/loop2"}, "loop2": {"$ref": "#/definitions/loop1"}}})");
   const UserSchema schema(root);
-  CHECK(schema.accepts({{"a", 1}, {"b", "x"}, {"c", true}, {"d", "anything"}, {"e", {{"zz", "s"}}}}));
+  CHECK(
+      schema.accepts({{"a", 1}, {"b", "x"}, {"c", true}, {"d", "anything"}, {"e", {{"zz", "s"}}}}));
   CHECK_FALSE(schema.accepts({{"e", {{"n1", "not a number"}}}}));  // the readable pattern stays
-  CHECK_FALSE(schema.accepts({{"f", "x"}}));                        // and the rest of the schema
+  CHECK_FALSE(schema.accepts({{"f", "x"}}));                       // and the rest of the schema
 
   // Not a schema at all where one belongs: accepts everything, as the walker reads nothing there.
   const UserSchema broken(json::parse(R"({"type": "array", "items": 5})"));

@@ -368,8 +368,8 @@ TEST_CASE("several roots: later ones over earlier ones, each reading its own __f
   TempDir lower;
   lower.write("mappings/page.json",
               R"({"request": {"urlPath": "/page"}, "response": {"bodyFileName": "page.html"}})");
-  lower.write("mappings/named.json",
-              R"({"id": "named", "request": {"urlPath": "/named"}, "response": {"body": "lower"}})");
+  lower.write("mappings/named.json", R"({"id": "named", "request": {"urlPath": "/named"},
+                                         "response": {"body": "lower"}})");
   lower.write("mappings/high.json", R"({"priority": 1, "request": {"urlPath": "/high"},
                                         "response": {"body": "lower, priority 1"}})");
   lower.write("__files/page.html", "lower page");
@@ -377,8 +377,8 @@ TEST_CASE("several roots: later ones over earlier ones, each reading its own __f
   TempDir upper;
   upper.write("mappings/page.json",
               R"({"request": {"urlPath": "/page"}, "response": {"bodyFileName": "page.html"}})");
-  upper.write("mappings/other.json",
-              R"({"id": "named", "request": {"urlPath": "/other"}, "response": {"body": "upper"}})");
+  upper.write("mappings/other.json", R"({"id": "named", "request": {"urlPath": "/other"},
+                                         "response": {"body": "upper"}})");
   upper.write("mappings/high.json",
               R"({"request": {"urlPath": "/high"}, "response": {"body": "upper"}})");
   upper.write("__files/page.html", "upper page");
@@ -396,7 +396,8 @@ TEST_CASE("several roots: later ones over earlier ones, each reading its own __f
   CHECK(body("/other") == "upper");                // the same id: the later mapping replaces it
   CHECK(body("/named") == "(no match)");
   // A run-time mapping reads bodyFileName from the latest root that has the file.
-  store.add({{"request", {{"urlPath", "/shared"}}}, {"response", {{"bodyFileName", "shared.html"}}}});
+  store.add({{"request", {{"urlPath", "/shared"}}},
+             {"response", {{"bodyFileName", "shared.html"}}}});
   CHECK(body("/shared") == "upper shared");
   store.reset();
   CHECK(body("/shared") == "(no match)");

@@ -162,7 +162,9 @@ UserSchema::UserSchema(json root, std::map<std::string, std::string> formats)
 
 UserSchema::~UserSchema() = default;
 
-bool UserSchema::accepts(const json& value) const { return accepts(value, impl_->root); }
+bool UserSchema::accepts(const json& value) const {
+  return accepts(value, impl_->root);
+}
 
 bool UserSchema::accepts(const json& value, const json& node) const {
   const valijson::Schema* schema = impl_->compiled_for(node);
