@@ -102,6 +102,7 @@ auto& server(Parsing& p) {
 }
 
 std::string read_config_file(Parsing& p, const std::string& path) {
+  if (path.empty()) return "--config needs a file";
   std::ifstream in(path);
   if (!in) return "cannot read config file '" + path + "'";
   std::stringstream text;
@@ -504,6 +505,27 @@ std::string check_server(const Parsing& p) {
   return "";
 }
 
+// CLI11's refusal in the words the flags had before: an argument no flag takes is an unknown
+// option; a flag without its value says what the value should be, as its action does.
+std::string parse_error_text(const CLI::ParseError& error, const CLI::App& app,
+                             const std::map<const CLI::Option*, const Flag*>& bound) {
+  const std::string text = error.what();
+  const auto extra = app.remaining();
+  if (dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr && !extra.empty()) {
+    return "unknown option '" + extra.front() + "'";
+  }
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&error) != nullptr) {
+    const std::string name = text.substr(0, text.find(':'));  // "--port: 1 required N missing"
+    for (const auto& entry : bound) {
+      const Flag* flag = entry.second;
+      if (flag->name != name) continue;
+      Parsing scratch;
+      if (auto refusal = flag->action(scratch, ""); !refusal.empty()) return refusal;
+    }
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string usage() {
@@ -526,7 +548,7 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
     if (const auto& ready = app->get_option("--ready-file")->results(); !ready.empty()) {
       process.ready_file = ready.back();
     }
-    return refuse(e.what(), process);
+    return refuse(parse_error_text(e, *app, bound), process);
   }
   Parsing p;
   std::string why = replay(*app, bound, p);

@@ -55,7 +55,7 @@ std::string title_of(ApiClient& api, const std::string& url) {
 
 }  // namespace
 
-TEST_CASE("--web-root is repeatable: later roots over earlier ones and over the bundled web",
+TEST_CASE("fixture roots: --web-root repeats, later roots over earlier ones and the bundled web",
           "[config][fixture-roots]") {
   FixtureRoot first;
   first.page("mine.json", "mine.test", "/", "First: mine");
@@ -81,7 +81,8 @@ TEST_CASE("--web-root is repeatable: later roots over earlier ones and over the 
   CHECK(title_of(api, "https://generated.test/") != "SCRAPE_DNS_RESOLUTION_ERROR");
 }
 
-TEST_CASE("--no-bundled-web leaves only the given roots", "[config][fixture-roots]") {
+TEST_CASE("fixture roots: --no-bundled-web leaves only the given roots",
+          "[config][fixture-roots]") {
   FixtureRoot mine;
   mine.page("mine.json", "mine.test", "/", "Mine");
   RunningMock mock(config_for({"--no-bundled-web", "--web-root", mine.path}));
