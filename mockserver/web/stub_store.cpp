@@ -27,6 +27,9 @@ struct Mapping {
   json document;  // as given, plus id and uuid
   std::string source;
   std::uint64_t sequence = 0;
+  /// Index of the fixture root the mapping came from; a later root lies over an earlier one
+  /// whatever the priorities (admin mappings join the latest root).
+  std::size_t layer = 0;
   int priority = 5;
 
   std::optional<std::string> method;  // nullopt: ANY
@@ -220,9 +223,12 @@ std::string read_body_file(const std::string& name,
   throw PatternError("bodyFileName '" + name + "' not found in " + searched);
 }
 
-bool before(const std::shared_ptr<const Mapping>& a, const std::shared_ptr<const Mapping>& b) {
-  if (a->priority != b->priority) return a->priority < b->priority;
-  return a->sequence > b->sequence;
+/// Matching order: the later root first, then WireMock's order within a root (priority, then
+/// the newer mapping).
+bool before(const Mapping& a, const Mapping& b) {
+  if (a.layer != b.layer) return a.layer > b.layer;
+  if (a.priority != b.priority) return a.priority < b.priority;
+  return a.sequence > b.sequence;
 }
 
 /// The mapping's id, priority and scenario fields.
@@ -406,7 +412,7 @@ StubStore::StubStore(std::filesystem::path root)
     : StubStore(std::vector<std::filesystem::path>{std::move(root)}) {}
 
 StubStore::StubStore(std::vector<std::filesystem::path> roots) : roots_(std::move(roots)) {
-  for (const auto& root : roots_) load_files(root);
+  for (std::size_t layer = 0; layer < roots_.size(); ++layer) load_files(roots_[layer], layer);
   loaded_ = mappings_;
 }
 
@@ -415,8 +421,8 @@ StubStore::~StubStore() = default;
 std::shared_ptr<const Mapping> StubStore::compile(const nlohmann::ordered_json& ordered,
                                                   const std::string& source,
                                                   std::uint64_t sequence,
-                                                  const std::vector<std::filesystem::path>& files)
-    const {
+                                                  const std::vector<std::filesystem::path>& files,
+                                                  std::size_t layer) const {
   try {
     const json input = ordered;
     if (!input.is_object()) throw PatternError("a stub mapping must be a JSON object");
@@ -424,6 +430,7 @@ std::shared_ptr<const Mapping> StubStore::compile(const nlohmann::ordered_json& 
     auto m = std::make_shared<Mapping>();
     m->source = source;
     m->sequence = sequence;
+    m->layer = layer;
     m->document = input;
     compile_identity(input, *m);
     if (!input.contains("request") || !input.at("request").is_object()) {
@@ -445,7 +452,7 @@ std::shared_ptr<const Mapping> StubStore::compile(const nlohmann::ordered_json& 
   }
 }
 
-void StubStore::load_files(const std::filesystem::path& root) {
+void StubStore::load_files(const std::filesystem::path& root, std::size_t layer) {
   const auto dir = root / "mappings";
   if (!std::filesystem::is_directory(dir)) return;
   std::vector<std::filesystem::path> files;
@@ -481,7 +488,7 @@ void StubStore::load_files(const std::filesystem::path& root) {
       items.emplace_back(doc, name);
     }
     for (const auto& [item, source] : items) {
-      auto m = compile(item, source, ++sequence_, {root});
+      auto m = compile(item, source, ++sequence_, {root}, layer);
       if (!ids.insert(m->id).second) throw MappingError(source, "duplicate id " + m->id);
       // A later root's mapping with an earlier root's id replaces it.
       const auto id = m->id;
@@ -500,7 +507,8 @@ std::string StubStore::add(const json& mapping) {
 std::string StubStore::add_ordered(const nlohmann::ordered_json& mapping) {
   std::unique_lock lock(mutex_);
   // An admin mapping's bodyFileName is looked up in the latest root that has it.
-  auto m = compile(mapping, "admin", ++sequence_, {roots_.rbegin(), roots_.rend()});
+  auto m = compile(mapping, "admin", ++sequence_, {roots_.rbegin(), roots_.rend()},
+                   roots_.empty() ? 0 : roots_.size() - 1);
   const auto id = m->id;
   mappings_.erase(std::remove_if(mappings_.begin(), mappings_.end(),
                                  [&](const auto& x) { return x->id == id; }),
@@ -534,7 +542,8 @@ void StubStore::reset_scenarios() {
 json StubStore::mappings_json() const {
   std::shared_lock lock(mutex_);
   auto sorted = mappings_;
-  std::stable_sort(sorted.begin(), sorted.end(), before);
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const MappingPtr& a, const MappingPtr& b) { return before(*a, *b); });
   json list = json::array();
   for (const auto& m : sorted) list.push_back(m->document);
   return json{{"mappings", list}, {"meta", {{"total", sorted.size()}}}};
@@ -587,10 +596,8 @@ std::optional<StubResponse> StubStore::match(const StubRequest& request) const {
   for (const auto& m : mappings_) {
     if (request_matches(*m, prepared)) candidates.push_back(m.get());
   }
-  std::sort(candidates.begin(), candidates.end(), [](const Mapping* a, const Mapping* b) {
-    if (a->priority != b->priority) return a->priority < b->priority;
-    return a->sequence > b->sequence;
-  });
+  std::sort(candidates.begin(), candidates.end(),
+            [](const Mapping* a, const Mapping* b) { return before(*a, *b); });
   for (const Mapping* m : candidates) {
     if (m->scenario.empty()) return m->response;
     std::lock_guard scenario_lock(scenario_mutex_);

@@ -67,7 +67,7 @@ class StubStore {
   void reset_scenarios();
 
   /// `GET /__admin/mappings` shape: `{"mappings": [...], "meta": {"total": N}}`, in matching
-  /// order (priority, then newest first).
+  /// order (later root first, then priority, then newest first).
   nlohmann::json mappings_json() const;
   /// One mapping as `GET /__admin/mappings/{id}` answers it.
   std::optional<nlohmann::json> mapping_json(const std::string& id) const;
@@ -88,11 +88,13 @@ class StubStore {
 
  private:
   using MappingPtr = std::shared_ptr<const Mapping>;
-  /// `files`: the roots whose `__files/` a `bodyFileName` is read from, first match wins.
+  /// `files`: the roots whose `__files/` a `bodyFileName` is read from, first match wins;
+  /// `layer`: the index of the root the mapping belongs to.
   std::shared_ptr<const Mapping> compile(const nlohmann::ordered_json& json,
                                          const std::string& source, std::uint64_t sequence,
-                                         const std::vector<std::filesystem::path>& files) const;
-  void load_files(const std::filesystem::path& root);
+                                         const std::vector<std::filesystem::path>& files,
+                                         std::size_t layer) const;
+  void load_files(const std::filesystem::path& root, std::size_t layer);
 
   std::vector<std::filesystem::path> roots_;
   mutable std::shared_mutex mutex_;

@@ -391,14 +391,19 @@ TEST_CASE("several roots: later ones over earlier ones, each reading its own __f
     const auto matched = store.match(request);
     return matched ? matched->body : std::string("(no match)");
   };
-  CHECK(body("/page") == "upper page");            // equal priority: the later root wins
-  CHECK(body("/high") == "lower, priority 1");     // an explicit priority keeps its rank
+  CHECK(body("/page") == "upper page");  // the later root wins
+  CHECK(body("/high") == "upper");       // whatever the earlier root's priority
   CHECK(body("/other") == "upper");                // the same id: the later mapping replaces it
   CHECK(body("/named") == "(no match)");
   // A run-time mapping reads bodyFileName from the latest root that has the file.
   store.add({{"request", {{"urlPath", "/shared"}}},
              {"response", {{"bodyFileName", "shared.html"}}}});
   CHECK(body("/shared") == "upper shared");
+  // Within a root, WireMock's order: a run-time mapping joins the latest root's priorities.
+  store.add({{"priority", 9}, {"request", {{"urlPath", "/page"}}}, {"response", {{"body", "p9"}}}});
+  CHECK(body("/page") == "upper page");
+  store.add({{"priority", 1}, {"request", {{"urlPath", "/page"}}}, {"response", {{"body", "p1"}}}});
+  CHECK(body("/page") == "p1");
   store.reset();
   CHECK(body("/shared") == "(no match)");
   CHECK(body("/page") == "upper page");
