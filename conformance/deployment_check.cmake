@@ -13,13 +13,9 @@
 #     hostname.
 #   cmake -DSUITE=... -DMOCK=... -DEXPECTED=deployment_verdicts.json -DSOURCE_DIR=... -DWORK=dir
 #         -P deployment_check.cmake
-foreach(var SUITE MOCK EXPECTED SOURCE_DIR WORK)
-  if(NOT DEFINED ${var})
-    message(FATAL_ERROR "deployment_check.cmake: ${var} is not set")
-  endif()
-endforeach()
 
 include(${CMAKE_CURRENT_LIST_DIR}/verdicts_common.cmake)
+require_defined(SUITE MOCK EXPECTED SOURCE_DIR WORK)
 
 file(READ "${EXPECTED}" expected)
 string(JSON judged_path GET "${expected}" judged)

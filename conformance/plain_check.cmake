@@ -4,12 +4,8 @@
 # no failure names no rule and every rule a case names is among its tags. Prints how long the run
 # took.
 #   cmake -DSUITE=... -DMOCK=... -DWORK=dir -P plain_check.cmake
-foreach(var SUITE MOCK WORK)
-  if(NOT DEFINED ${var})
-    message(FATAL_ERROR "plain_check.cmake: ${var} is not set")
-  endif()
-endforeach()
 include(${CMAKE_CURRENT_LIST_DIR}/verdicts_common.cmake)
+require_defined(SUITE MOCK WORK)
 file(MAKE_DIRECTORY "${WORK}")
 set(verdicts "${WORK}/plain-verdicts.json")
 file(REMOVE "${verdicts}")

@@ -4,12 +4,8 @@
 # rules the case would have judged after the wait read "stalled", none reads "failed", and JUnit
 # has the stall as an error.
 #   cmake -DSUITE=... -DMOCK=... -DSTUBS=dir -DWORK=dir -P stall_check.cmake
-foreach(var SUITE MOCK STUBS WORK)
-  if(NOT DEFINED ${var})
-    message(FATAL_ERROR "stall_check.cmake: ${var} is not set")
-  endif()
-endforeach()
 include(${CMAKE_CURRENT_LIST_DIR}/verdicts_common.cmake)
+require_defined(SUITE MOCK STUBS WORK)
 file(MAKE_DIRECTORY "${WORK}")
 set(verdicts "${WORK}/stall-verdicts.json")
 set(junit "${WORK}/stall-junit.xml")

@@ -1,5 +1,15 @@
-# What every check of a run's --verdicts file demands, shared by plain_check.cmake and
-# deployment_check.cmake (include() it).
+# What every check of a run's --verdicts file demands, shared by plain_check.cmake,
+# stall_check.cmake and deployment_check.cmake (include() it).
+
+# Stops the script with an error naming the first of the variables given that is not set.
+function(require_defined)
+  get_filename_component(script "${CMAKE_SCRIPT_MODE_FILE}" NAME)
+  foreach(var IN LISTS ARGN)
+    if(NOT DEFINED ${var})
+      message(FATAL_ERROR "${script}: ${var} is not set")
+    endif()
+  endforeach()
+endfunction()
 
 # Sets `out` to the elements (`what` GET) or the keys (`what` MEMBER) of the JSON array or object
 # at `path...` of `doc`, as a list; empty when there is none.
