@@ -61,40 +61,25 @@ void set_version(ExtractRequest& r, Version v) { r.scrape_options.version = v; }
 template <class T>
 void set_version(T&, Version) {}
 
+/// The schema of each request type, without its version ("scrape.request").
 template <class T>
-struct Schema;
+constexpr const char* kSchema = nullptr;
 template <>
-struct Schema<ScrapeRequest> {
-  static constexpr const char* name = "scrape.request";
-};
+constexpr const char* kSchema<ScrapeRequest> = "scrape.request";
 template <>
-struct Schema<BatchScrapeRequest> {
-  static constexpr const char* name = "batch-scrape.request";
-};
+constexpr const char* kSchema<BatchScrapeRequest> = "batch-scrape.request";
 template <>
-struct Schema<CrawlRequest> {
-  static constexpr const char* name = "crawl.request";
-};
+constexpr const char* kSchema<CrawlRequest> = "crawl.request";
 template <>
-struct Schema<MapRequest> {
-  static constexpr const char* name = "map.request";
-};
+constexpr const char* kSchema<MapRequest> = "map.request";
 template <>
-struct Schema<SearchRequest> {
-  static constexpr const char* name = "search.request";
-};
+constexpr const char* kSchema<SearchRequest> = "search.request";
 template <>
-struct Schema<ExtractRequest> {
-  static constexpr const char* name = "extract.request";
-};
+constexpr const char* kSchema<ExtractRequest> = "extract.request";
 template <>
-struct Schema<AgentRequest> {
-  static constexpr const char* name = "agent.request";
-};
+constexpr const char* kSchema<AgentRequest> = "agent.request";
 template <>
-struct Schema<CrawlPreviewRequest> {
-  static constexpr const char* name = "crawl-params-preview.request";
-};
+constexpr const char* kSchema<CrawlPreviewRequest> = "crawl-params-preview.request";
 
 }  // namespace
 
@@ -116,7 +101,7 @@ json encode(const T& request) {
 
 template <class T>
 std::string schema_name(Version version) {
-  return std::string(version_name(version)) + "/" + Schema<T>::name;
+  return std::string(version_name(version)) + "/" + kSchema<T>;
 }
 
 #define WEBDATA_REQUEST_TYPE(T)                                                        \

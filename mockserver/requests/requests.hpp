@@ -129,7 +129,7 @@ struct SearchRequest {
   std::vector<SearchCategory> categories;  ///< v2
   std::optional<std::string> tbs;
   std::optional<std::string> filter;
-  std::string lang;
+  std::optional<std::string> lang;  ///< v1 defaults it; v2 reads the country's without it
   std::string country;
   std::optional<std::string> location;
   std::int64_t timeout{};
@@ -154,6 +154,9 @@ struct SearchRequest {
   bool scrapes() const { return !scrape_options.formats.empty(); }
   /// enterprise `zdr`: nothing of the search's scrapes is kept.
   bool zero_data_retention() const;
+  /// includeDomains / excludeDomains as hostnames (a URL's host is taken when one is sent).
+  std::vector<std::string> include_hosts() const;
+  std::vector<std::string> exclude_hosts() const;
 };
 
 struct ExtractRequest {
@@ -178,16 +181,31 @@ struct ExtractRequest {
   bool takes_subdomains() const { return version == Version::v2 || include_subdomains; }
 };
 
+/// The agent's `exchange` settings (paid toolkit calls); the mock calls no toolkit.
+struct AgentExchange {
+  std::optional<bool> enabled;
+  std::optional<std::vector<std::string>> toolkits;
+  std::optional<std::int64_t> max_calls;
+  std::optional<bool> require_approval;
+  std::optional<std::string> on_terms_required;
+  std::optional<nlohmann::json> approve;  ///< answers a pending approval
+  std::optional<nlohmann::json> decline;
+
+  /// These settings with every one `later` gives in its place (a thread's follow-up turn
+  /// inherits what it leaves out); approvals are not inherited.
+  AgentExchange updated_by(const AgentExchange& later) const;
+};
+
 struct AgentRequest {
   Version version = Version::v2;
   std::string prompt;
   std::optional<std::vector<std::string>> urls;
   std::optional<nlohmann::json> schema;
   std::optional<std::int64_t> max_credits;
-  std::optional<std::string> model;
+  std::string model;  ///< reported back; the mock answers the same way for each
   std::optional<std::string> effort;
-  bool strict_constrain_to_urls{};
-  std::optional<std::string> origin;
+  bool strict_constrain_to_urls{};  ///< how the mock always reads given urls (only those)
+  std::string origin;
   std::optional<std::string> integration;
   std::optional<nlohmann::json> threat_protection;  ///< no effect
   std::optional<nlohmann::json> audit_metadata;     ///< no effect
@@ -195,7 +213,7 @@ struct AgentRequest {
   std::optional<nlohmann::json> webhook;
   std::optional<std::string> thread_id;
   std::string mode;
-  std::optional<nlohmann::json> exchange;
+  std::optional<AgentExchange> exchange;
 };
 
 struct CrawlPreviewRequest {

@@ -1,6 +1,7 @@
 #include "requests/scrape_options.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 
 #include "requests/requests.hpp"
@@ -126,6 +127,30 @@ std::optional<ScreenshotSpec> ScrapeOptions::screenshot() const {
   return out;
 }
 
+ScrapeOptions ScrapeOptions::with_json_format(const ExtractSpec& spec) const {
+  ScrapeOptions out = *this;
+  const auto set = [](const auto& value, auto& field) {
+    if (!value.empty()) field = value;
+  };
+  Format markdown;
+  markdown.type = "markdown";
+  Format json_entry;
+  json_entry.type = "json";
+  if (version == Version::v2) {
+    json_entry.as_object = true;
+    if (!spec.schema.is_null()) json_entry.schema = spec.schema;
+    set(spec.prompt, json_entry.prompt);
+  } else {
+    ExtractOptions options;
+    if (!spec.schema.is_null()) options.schema = spec.schema;
+    set(spec.prompt, options.prompt);
+    set(spec.system_prompt, options.system_prompt);
+    out.json_options = std::move(options);
+  }
+  out.formats = {markdown, json_entry};
+  return out;
+}
+
 // ---- crawl, map, search
 
 bool CrawlRequest::entire_domain() const {
@@ -191,6 +216,39 @@ SourceSettings SearchRequest::settings_for(const std::string& type) const {
   out.location = pick(source.location, location);
   return out;
 }
+
+namespace {
+
+std::vector<std::string> hosts_of(const std::optional<std::vector<std::string>>& entries) {
+  std::vector<std::string> out;
+  if (!entries) return out;
+  for (std::string host : *entries) {
+    const auto scheme = host.find("://");
+    if (scheme != std::string::npos) host.erase(0, scheme + 3);
+    host = host.substr(0, host.find_first_of("/:?#"));
+    std::transform(host.begin(), host.end(), host.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    while (!host.empty() && host.back() == '.') host.pop_back();
+    if (!host.empty()) out.push_back(host);
+  }
+  return out;
+}
+
+}  // namespace
+
+AgentExchange AgentExchange::updated_by(const AgentExchange& later) const {
+  AgentExchange out;
+  const auto pick = [](const auto& mine, const auto& theirs) { return theirs ? theirs : mine; };
+  out.enabled = pick(enabled, later.enabled);
+  out.toolkits = pick(toolkits, later.toolkits);
+  out.max_calls = pick(max_calls, later.max_calls);
+  out.require_approval = pick(require_approval, later.require_approval);
+  out.on_terms_required = pick(on_terms_required, later.on_terms_required);
+  return out;
+}
+
+std::vector<std::string> SearchRequest::include_hosts() const { return hosts_of(include_domains); }
+std::vector<std::string> SearchRequest::exclude_hosts() const { return hosts_of(exclude_domains); }
 
 bool SearchRequest::zero_data_retention() const {
   return enterprise && std::find(enterprise->begin(), enterprise->end(), "zdr") != enterprise->end();

@@ -165,6 +165,10 @@ struct ScrapeOptions {
   std::optional<ChangeTrackingSpec> change_tracking() const;
   /// `screenshot` (v2 entry, v1 `screenshot` / `screenshot@fullPage`).
   std::optional<ScreenshotSpec> screenshot() const;
+
+  /// These options asking for markdown and the `json` format with `spec` instead of their own
+  /// formats, in their version's terms (an extract job's page).
+  ScrapeOptions with_json_format(const ExtractSpec& spec) const;
 };
 
 /// v2 parse options (the `options` part of POST /v2/parse): the scrape options a file gets.

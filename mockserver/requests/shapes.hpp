@@ -181,6 +181,16 @@ struct Shape<ExtractRequest> {
 };
 
 template <>
+struct Shape<AgentExchange> {
+  using X = AgentExchange;
+  static constexpr auto fields = std::make_tuple(
+      field("enabled", &X::enabled), field("toolkits", &X::toolkits),
+      field("maxCalls", &X::max_calls), field("requireApproval", &X::require_approval),
+      field("onTermsRequired", &X::on_terms_required), field("approve", &X::approve),
+      field("decline", &X::decline));
+};
+
+template <>
 struct Shape<AgentRequest> {
   using A = AgentRequest;
   static constexpr auto fields = std::make_tuple(

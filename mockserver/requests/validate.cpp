@@ -169,27 +169,38 @@ bool has_top_level_domain(const std::string& text) {
   return false;
 }
 
+/// One part of an IPv4 address as a URL parser reads it: decimal, 0x hex or 0-led octal.
+bool ipv4_number(const std::string& part) {
+  if (part.empty()) return false;
+  const bool hex = part.size() > 1 && part[0] == '0' && (part[1] == 'x' || part[1] == 'X');
+  const std::string digits = hex ? part.substr(2) : part;
+  const bool octal = !hex && part.size() > 1 && part[0] == '0';
+  return std::all_of(digits.begin(), digits.end(), [&](unsigned char c) {
+    return hex ? std::isxdigit(c) != 0 : octal ? (c >= '0' && c <= '7') : std::isdigit(c) != 0;
+  });
+}
+
+/// An IPv4 address in any form a URL parser takes (`127.0.0.1`, `127.1`, `2130706433`,
+/// `0x7f000001`, `0177.0.0.1`): one to four numbers.
+bool ipv4_host(std::string host) {
+  if (!host.empty() && host.back() == '.') host.pop_back();
+  std::size_t parts = 0;
+  for (std::size_t start = 0; start <= host.size(); ++parts) {
+    const auto end = std::min(host.find('.', start), host.size());
+    if (!ipv4_number(host.substr(start, end - start))) return false;
+    start = end + 1;
+  }
+  return parts >= 1 && parts <= 4;
+}
+
 /// Hosts the mock takes beside those with a top-level domain: IP addresses (as the newer service
-/// does) and localhost.
+/// does, in every form a URL parser reads as one) and localhost.
 bool local_or_ip_host(const std::string& text) {
   const auto url = parse_http_url(text);
   if (!url) return false;
   const std::string& host = url->host;
   if (host == "localhost" || host.find(':') != std::string::npos) return true;  // IPv6 literal
-  int parts = 0;
-  std::size_t start = 0;
-  while (start <= host.size()) {
-    const auto end = std::min(host.find('.', start), host.size());
-    const std::string part = host.substr(start, end - start);
-    if (part.empty() || part.size() > 3 ||
-        !std::all_of(part.begin(), part.end(), [](unsigned char c) { return std::isdigit(c); }) ||
-        std::stoi(part) > 255) {
-      return false;
-    }
-    ++parts;
-    start = end + 1;
-  }
-  return parts == 4;
+  return ipv4_host(host);
 }
 
 // ---- the service's words
@@ -278,9 +289,13 @@ const json* at_path(const json& body, const json& path) {
 }
 
 /// One issue of the contract's validator in Zod's words: the message without the path, the
-/// service's text for an unknown key of a request body (its webhook and scrapeOptions too).
+/// service's text for an unknown key of a request body (its webhook and scrapeOptions too). The
+/// validator's own text, which names the keys and the path, is kept for the hint (kHintKey).
+constexpr const char* kHintKey = "\x1fhint";
+
 json zod_issue(const contract::Issue& issue, Version version) {
   json out = issue.to_json();
+  out[kHintKey] = issue.message;
   out["message"] = issue.text;
   const bool strict_object = issue.path.empty() || issue.path == json::array({"webhook"}) ||
                              issue.path == json::array({"scrapeOptions"});
@@ -335,6 +350,15 @@ void service_field_rules(const std::string& name, Version version, const json& b
                   custom_issue(child(actions_path, i),
                                "Either 'milliseconds' or 'selector' must be provided, but not "
                                "both."));
+  }
+}
+
+/// The agent's `schema` must be a JSON Schema the validator reads (the service compiles it).
+void agent_rules(const std::string& name, const json& body, json& issues) {
+  const json* schema = member(body, "schema");
+  if (name != "agent.request" || schema == nullptr || !schema->is_object()) return;
+  if (auto problem = contract::schema_problem(*schema)) {
+    issues.push_back(custom_issue({"schema"}, "Invalid JSON schema: " + *problem));
   }
 }
 
@@ -418,6 +442,12 @@ void format_rules(const json& options, const json& prefix, Version version, json
 /// The rules between fields of a body the schema accepted (before defaults are applied).
 json cross_field_issues(const std::string& name, Version version, const json& body) {
   json issues = json::array();
+  const json* include = member(body, "includeDomains");
+  const json* exclude = member(body, "excludeDomains");
+  if (include != nullptr && exclude != nullptr && !include->empty() && !exclude->empty()) {
+    issues.push_back(custom_issue({"includeDomains"},
+                                  "includeDomains and excludeDomains cannot both be set"));
+  }
   const json prefix = options_path(name);
   const json* options = prefix.is_null() ? nullptr : at_path(body, prefix);
   if (options == nullptr || !options->is_object()) return issues;
@@ -488,7 +518,10 @@ Refusal refusal(const std::string& name, Version version, json issues) {
   Refusal out;
   const json& first = issues.front();
   const std::string where = path_text(first["path"]);
-  out.hint = (where.empty() ? "" : where + ": ") + first["message"].get<std::string>();
+  out.hint = first.contains(kHintKey)
+                 ? first[kHintKey].get<std::string>()
+                 : (where.empty() ? "" : where + ": ") + first["message"].get<std::string>();
+  for (auto& issue : issues) issue.erase(kHintKey);
   if (version == Version::v2 && name == "search.request") {
     out.error = "Invalid request body";
   } else if (name == "crawl-params-preview.request") {
@@ -545,6 +578,7 @@ std::optional<Refusal> validate(const std::string& schema, json& body) {
   json more = json::array();
   url_rules(fields, body, more);
   service_field_rules(name, version, body, issues);
+  agent_rules(name, body, more);
   add_field_issues(issues, more);
   if (issues.empty()) issues = cross_field_issues(name, version, body);
   if (!issues.empty()) return refusal(name, version, std::move(issues));

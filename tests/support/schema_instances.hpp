@@ -61,7 +61,11 @@ class SchemaInstances {
     }
     if (node.contains("allOf")) {
       json out = json::object();
-      for (const auto& part : node["allOf"]) out.update(gen(base, part, depth + 1));
+      for (const auto& part : node["allOf"]) {
+        json value = gen(base, part, depth + 1);
+        if (!value.is_object()) return value;  // a scalar wrapped to carry its own default
+        out.update(value);
+      }
       if (node.contains("properties")) out.update(object(base, node, depth));
       return out;
     }
