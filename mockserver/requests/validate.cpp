@@ -466,11 +466,22 @@ struct UrlFields {
   bool urls = false;
 };
 
-UrlFields url_fields(const std::string& name, const json& body) {
-  const json* ignore = member(body, "ignoreInvalidURLs");
-  // A batch or an extract that sets ignoreInvalidURLs itself lists bad URLs instead (the
-  // service looks at the raw body: the v2 batch default of true still checks every URL).
-  const bool checked = ignore == nullptr || *ignore != true;
+/// ignoreInvalidURLs as the request means it: as sent, else its schema's default (v2 batch
+/// scrape: true, as the specification says; the Aug-2025 service checked every URL unless the
+/// body itself said true).
+bool ignores_invalid_urls(const std::string& schema, const json& body) {
+  if (const json* sent = member(body, "ignoreInvalidURLs"); sent != nullptr && sent->is_boolean()) {
+    return sent->get<bool>();
+  }
+  const json* properties = member(contract::SchemaSet::embedded().document(schema), "properties");
+  const json* field = properties != nullptr ? member(*properties, "ignoreInvalidURLs") : nullptr;
+  const json* fallback = field != nullptr ? member(*field, "default") : nullptr;
+  return fallback != nullptr && *fallback == true;
+}
+
+UrlFields url_fields(const std::string& schema, const std::string& name, const json& body) {
+  // A batch or an extract that ignores invalid URLs lists them instead of being refused.
+  const bool checked = !ignores_invalid_urls(schema, body);
   if (name == "scrape.request" || name == "crawl.request" || name == "map.request" ||
       name == "crawl-params-preview.request") {
     return {true, false};
@@ -570,7 +581,7 @@ std::optional<Refusal> validate(const std::string& schema, json& body) {
   if (json limits = limit_issues(body); !limits.empty()) {
     return refusal(name, version, std::move(limits));
   }
-  const UrlFields fields = url_fields(name, body);
+  const UrlFields fields = url_fields(schema, name, body);
   read_urls_as_service(fields, body);
   const auto& schemas = contract::SchemaSet::embedded();
   json issues = json::array();

@@ -497,7 +497,6 @@ TEST_CASE("appendToId adds URLs to an existing batch of the team", "[fidelity][j
   const auto appended =
       api.post("/v2/batch/scrape", {{"urls", {"http://shop.test/desk", "bad url"}},
                                     {"appendToId", id},
-                                    {"ignoreInvalidURLs", true},
                                     {"formats", {"html"}}});
   INFO(appended.text);
   REQUIRE(appended.status == 200);

@@ -78,8 +78,9 @@ TEST_CASE("a URL without a top-level domain is refused where page URLs are taken
     }
     for (const char* path : {"/v1/batch/scrape", "/v2/batch/scrape", "/v2/extract"}) {
       INFO(path);
-      expect_issue(api.post(path, {{"urls", {"http://docs.example.test/", bad}}}), "custom", kTld,
-                   {"urls", 1});
+      expect_issue(api.post(path, {{"urls", {"http://docs.example.test/", bad}},
+                                   {"ignoreInvalidURLs", false}}),
+                   "custom", kTld, {"urls", 1});
     }
   }
   expect_issue(api.post("/v2/scrape", {{"url", "ftp://docs.example.test/file"}}), "invalid_string",
@@ -102,11 +103,17 @@ TEST_CASE("page URLs the mock's users point it at pass the URL rules", "[validat
     CHECK(r.status != 400);
     CHECK(r.body["success"] == false);
   }
-  // ignoreInvalidURLs lists what the rules refuse, as sent; v2's default of true does not.
-  const auto listed = api.post("/v2/batch/scrape", {{"urls", {"http://docs.example.test/", "notaurl"}},
-                                                    {"ignoreInvalidURLs", true}});
-  REQUIRE(listed.status == 200);
-  CHECK(listed.body["invalidURLs"] == json::array({"notaurl"}));
+  // ignoreInvalidURLs (v2's default, as the specification says) lists what the rules refuse, as
+  // sent; v1 refuses them unless asked.
+  for (const json& body : {json{{"urls", {"http://docs.example.test/", "notaurl"}}},
+                           json{{"urls", {"http://docs.example.test/", "notaurl"}},
+                                {"ignoreInvalidURLs", true}}}) {
+    const auto listed = api.post("/v2/batch/scrape", body);
+    REQUIRE(listed.status == 200);
+    CHECK(listed.body["invalidURLs"] == json::array({"notaurl"}));
+  }
+  expect_issue(api.post("/v1/batch/scrape", {{"urls", {"http://docs.example.test/", "notaurl"}}}),
+               "custom", kTld, {"urls", 1});
   const auto clean = api.post("/v2/batch/scrape", {{"urls", {"http://docs.example.test/"}}});
   REQUIRE(clean.status == 200);
   CHECK(clean.body["invalidURLs"] == json::array());
@@ -194,7 +201,7 @@ TEST_CASE("formats of no known type: a v2 union, a v1 enum in the service's orde
                {"formats", 0});
 }
 
-TEST_CASE("actions: a wait names one of milliseconds and selector; at most 50 actions",
+TEST_CASE("actions: a wait names one of milliseconds and selector, at most 50 actions",
           "[validation][actions]") {
   RunningMock mock;
   const ApiClient api(mock.url());
@@ -233,7 +240,7 @@ TEST_CASE("webhook metadata holds strings", "[validation][webhooks]") {
   CHECK(api.post("/v2/crawl", {{"url", "http://docs.example.test/"}, {"webhook", fine}}).status == 200);
 }
 
-TEST_CASE("crawl delay must be over 0 seconds; a fractional limit is taken",
+TEST_CASE("crawl delay must be over 0 seconds, a fractional limit is taken",
           "[validation][crawl]") {
   RunningMock mock(fast_config());
   const ApiClient api(mock.url());
