@@ -103,12 +103,12 @@ void MockServer::add_agent_routes() {
       const auto* end = value->data() + value->size();
       const auto [ptr, ec] = std::from_chars(value->data(), end, ms);
       if (value->empty() || ec != std::errc() || ptr != end || ms < 0) {
-        return http::Response::error(
-            400, "Bad Request: query parameter 'before' must be a Unix time in milliseconds",
-            "BAD_REQUEST",
+        return refusal_answer(requests::Refusal{
+            "Bad Request",
             json::array({{{"code", "invalid_type"},
                           {"path", json::array({"before"})},
-                          {"message", "Expected a non-negative integer (milliseconds)"}}}));
+                          {"message", "Expected a non-negative integer (milliseconds)"}}}),
+            "before: query parameter 'before' must be a Unix time in milliseconds"});
       }
       before = ms;
     }

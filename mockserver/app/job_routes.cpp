@@ -1,4 +1,5 @@
 #include <charconv>
+#include <tuple>
 
 #include "app/mock_server.hpp"
 #include "core/ids.hpp"
@@ -290,11 +291,15 @@ void MockServer::add_job_resource_routes(const std::string& prefix, jobs::JobKin
   api("GET", prefix + "/{id}", [this, prefix, kind](ApiCall& call) {
     std::size_t skip = 0;
     std::size_t limit = 0;
-    if (auto bad = read_count(call.request, "skip", 0, SIZE_MAX / 2, skip)) {
-      return http::Response::error(400, *bad, "BAD_REQUEST");
-    }
-    if (auto bad = read_count(call.request, "limit", 1, 1000, limit)) {
-      return http::Response::error(400, *bad, "BAD_REQUEST");
+    for (auto [name, min, max, out] : {std::tuple<const char*, std::size_t, std::size_t,
+                                                  std::size_t*>{"skip", 0, SIZE_MAX / 2, &skip},
+                                       {"limit", 1, 1000, &limit}}) {
+      if (auto bad = read_count(call.request, name, min, max, *out)) {
+        // The text names the parameter (clients that show `error` say what is wrong).
+        return http::Response::error(
+            400, *bad, "BAD_REQUEST",
+            json::array({{{"code", "custom"}, {"path", json::array({name})}, {"message", *bad}}}));
+      }
     }
     std::shared_ptr<jobs::Job> job;
     const auto lookup = jobs_->find(call.params.at("id"), call.team.id, kind, job);

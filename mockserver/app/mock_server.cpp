@@ -128,7 +128,11 @@ std::optional<http::Response> MockServer::check_idempotency(const http::Request&
   const auto key = request.header("x-idempotency-key");
   if (!key) return std::nullopt;
   if (!is_uuid(*key)) {
-    return http::Response::error(400, "x-idempotency-key must be a UUID", "BAD_REQUEST");
+    return http::Response::error(400, "x-idempotency-key must be a UUID", "BAD_REQUEST",
+                                 json::array({{{"code", "invalid_string"},
+                                               {"validation", "uuid"},
+                                               {"path", json::array({"x-idempotency-key"})},
+                                               {"message", "Invalid uuid"}}}));
   }
   const auto now = clock_.now();
   std::lock_guard<std::mutex> lock(idempotency_mutex_);

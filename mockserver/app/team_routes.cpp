@@ -27,10 +27,12 @@ std::optional<http::Response> read_by_key(const http::Request& request, bool& by
   by_key = value && *value == "true";
   if (!value || *value == "true" || *value == "false") return std::nullopt;
   const std::string message = "query parameter 'byApiKey' must be true or false";
-  return http::Response::error(400, "Bad Request: " + message, "BAD_REQUEST",
-                               json::array({{{"code", "invalid_enum_value"},
-                                             {"path", json::array({"byApiKey"})},
-                                             {"message", message}}}));
+  return MockServer::refusal_answer(requests::Refusal{
+      "Bad Request",
+      json::array({{{"code", "invalid_enum_value"},
+                    {"path", json::array({"byApiKey"})},
+                    {"message", message}}}),
+      "byApiKey: " + message});
 }
 
 }  // namespace

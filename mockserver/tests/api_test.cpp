@@ -160,6 +160,8 @@ TEST_CASE("idempotency keys are UUIDs used once per team", "[api][idempotency]")
   CHECK(again.body["error"] == "Idempotency key already used");
   const auto bad = api.post("/v2/scrape", kMinimalScrape, {{"x-idempotency-key", "not-a-uuid"}});
   CHECK(bad.status == 400);
+  CHECK(bad.body["details"][0]["path"] == json::array({"x-idempotency-key"}));
+  CHECK(bad.body["details"][0]["validation"] == "uuid");
 
   SECTION("a key is forgotten after 24 hours") {
     ApiClient admin(mock.url());

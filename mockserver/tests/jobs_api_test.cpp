@@ -244,9 +244,13 @@ TEST_CASE_METHOD(SiteFixture, "status: unknown ids, other teams, bad paging para
   CHECK(r.body["error"] == "Job not found");
   const auto started = api.post("/v2/crawl", {{"url", "http://site.test/"}});
   const std::string id = started.body["id"];
-  CHECK(api.get("/v2/crawl/" + id + "?skip=-1").status == 400);
+  const auto skip = api.get("/v2/crawl/" + id + "?skip=-1");
+  CHECK(skip.status == 400);
+  CHECK(skip.body["details"][0]["path"] == json::array({"skip"}));
   CHECK(api.get("/v2/crawl/" + id + "?skip=abc").status == 400);
-  CHECK(api.get("/v2/crawl/" + id + "?limit=0").status == 400);
+  const auto limit = api.get("/v2/crawl/" + id + "?limit=0");
+  CHECK(limit.status == 400);
+  CHECK(limit.body["details"][0]["path"] == json::array({"limit"}));
   CHECK(api.get("/v2/crawl/" + id + "?limit=1001").status == 400);
   CHECK(api.get("/v2/batch/scrape/" + id).status == 404);  // a crawl is not a batch
 }
