@@ -2,7 +2,7 @@
 
 // How a typed request meets its JSON: each request type lists its fields once (a Shape), and
 // decoding and encoding both walk that list, so a field is named in one place. Only the requests
-// layer reads request JSON; everything above it reads the typed values (docs/adr/0017).
+// layer reads request JSON; everything above it reads the typed values (docs/adr/0023).
 
 #include <algorithm>
 #include <cstdint>

@@ -1,4 +1,4 @@
-# The typed-requests check (docs/adr/0017-typed-requests.md), run by CTest:
+# The typed-requests check (docs/adr/0023-typed-requests.md), run by CTest:
 #   cmake -DROOT=<mockserver dir> -P check_option_reads.cmake
 # Request bodies are read in one place, the requests layer (mockserver/requests/), which decodes
 # them into typed values; the scrape pipeline, the job engine, search and the routes read fields.
