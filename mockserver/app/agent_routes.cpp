@@ -76,6 +76,46 @@ std::optional<http::Response> agent_spec(const requests::AgentRequest& request,
   return std::nullopt;
 }
 
+/// The `before` query parameter of GET /v2/agent (Unix milliseconds) into `before`; a refusal in
+/// the service's words when it is not one.
+std::optional<http::Response> read_before(const http::Request& request,
+                                          std::optional<std::int64_t>& before) {
+  const auto value = request.query_param("before");
+  if (!value) return std::nullopt;
+  std::int64_t ms = 0;
+  const auto* end = value->data() + value->size();
+  const auto [ptr, ec] = std::from_chars(value->data(), end, ms);
+  if (value->empty() || ec != std::errc() || ptr != end || ms < 0) {
+    return MockServer::refusal_answer(requests::Refusal{
+        "Bad Request",
+        json::array({{{"code", "invalid_type"},
+                      {"path", json::array({"before"})},
+                      {"message", "Expected a non-negative integer (milliseconds)"}}}),
+        "before: query parameter 'before' must be a Unix time in milliseconds"});
+  }
+  before = ms;
+  return std::nullopt;
+}
+
+/// A thread as GET /v2/agent/threads/{threadId} shows it: running while its last run is.
+json thread_body(const search::AgentEngine& agents, const search::AgentThread& thread,
+                 bool include_data) {
+  json runs = json::array();
+  bool running = false;
+  auto updated = thread.created_at;
+  for (const auto& run : thread.runs) {
+    runs.push_back(agents.thread_run(*run, include_data));
+    const auto progress = run->lock();
+    running = progress->state == search::AgentState::processing;
+    updated = std::max(updated, progress->finished_at.value_or(run->created_at));
+  }
+  return {{"id", thread.id},
+          {"createdAt", iso8601(thread.created_at)},
+          {"updatedAt", iso8601(updated)},
+          {"status", running ? "running" : "idle"},
+          {"runs", std::move(runs)}};
+}
+
 }  // namespace
 
 void MockServer::add_agent_routes() {
@@ -98,20 +138,7 @@ void MockServer::add_agent_routes() {
 
   api("GET", "/v2/agent", [this](ApiCall& call) {
     std::optional<std::int64_t> before;
-    if (const auto value = call.request.query_param("before")) {
-      std::int64_t ms = 0;
-      const auto* end = value->data() + value->size();
-      const auto [ptr, ec] = std::from_chars(value->data(), end, ms);
-      if (value->empty() || ec != std::errc() || ptr != end || ms < 0) {
-        return refusal_answer(requests::Refusal{
-            "Bad Request",
-            json::array({{{"code", "invalid_type"},
-                          {"path", json::array({"before"})},
-                          {"message", "Expected a non-negative integer (milliseconds)"}}}),
-            "before: query parameter 'before' must be a Unix time in milliseconds"});
-      }
-      before = ms;
-    }
+    if (auto refused = read_before(call.request, before)) return *refused;
     bool more = false;
     const auto jobs = agents_->list(call.team.id, before, kListPage, more);
     json agents = json::array();
@@ -154,22 +181,8 @@ void MockServer::add_agent_routes() {
     const auto thread = agents_->thread(call.params.at("threadId"), call.team.id);
     if (!thread) return http::Response::error(404, "Agent thread not found");
     const bool include_data = call.request.query_param("includeData").value_or("") == "true";
-    json runs = json::array();
-    bool running = false;
-    auto updated = thread->created_at;
-    for (const auto& run : thread->runs) {
-      runs.push_back(agents_->thread_run(*run, include_data));
-      const auto progress = run->lock();
-      running = progress->state == search::AgentState::processing;
-      updated = std::max(updated, progress->finished_at.value_or(run->created_at));
-    }
-    return http::Response::json(200, {{"success", true},
-                                      {"thread",
-                                       {{"id", thread->id},
-                                        {"createdAt", iso8601(thread->created_at)},
-                                        {"updatedAt", iso8601(updated)},
-                                        {"status", running ? "running" : "idle"},
-                                        {"runs", std::move(runs)}}}});
+    return http::Response::json(
+        200, {{"success", true}, {"thread", thread_body(*agents_, *thread, include_data)}});
   });
 
   api("DELETE", "/v2/agent/{id}", [this](ApiCall& call) {
