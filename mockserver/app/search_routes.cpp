@@ -23,10 +23,13 @@ namespace {
 
 using Steady = std::chrono::steady_clock;
 
+}  // namespace
+
 /// The scrapes of a search's results: one per URL (a page can be a web and a news result, and is
 /// billed once), one after another: each starts when the one before is due (`due()`), so slow
 /// pages add up against the search's timeout as if each had been waited for, and the answer
-/// waits for the last of them on the I/O thread's timer.
+/// waits for the last of them on the I/O thread's timer. Outside the anonymous namespace, since
+/// MockServer::SearchRun holds one (a unity build warns otherwise).
 class ResultScrapes {
  public:
   ResultScrapes(scrape::Scraper& scraper, const Team& team,
@@ -83,6 +86,8 @@ class ResultScrapes {
   std::map<std::string, scrape::Outcome> scraped_;
   std::map<std::string, bool> validity_;
 };
+
+namespace {
 
 /// A web or news result as the answer lists it, before any scrape.
 json page_item(const search::PageRecord& page, const search::Hit& hit, bool news,
