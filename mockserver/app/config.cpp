@@ -81,6 +81,10 @@ const std::vector<std::pair<std::string, std::string>>& fault_names() {
       {"no-parse", "POST /v2/parse is not served (404), as by deployments older than it"},
       {"no-scrape-store",
        "GET /scrape/{id} answers 404 for every id, as self-hosted deployments (no database) do"},
+      {"first-status-without-next",
+       "a job's status has total 0, no `next` and no data until its first page is done, and "
+       "`next` only when total > skip + returned (the Aug-2025 server)"},
+      {"extract-error-object", "a failed extract job answers \"error\": {} (the Aug-2025 server)"},
   };
   return names;
 }

@@ -36,6 +36,7 @@ MockServer::MockServer(Config config, std::ostream& log)
   engine.fault_repeat_skip = config_.has_fault("repeat-skip");
   engine.fault_ignore_skip = config_.has_fault("ignore-skip");
   engine.fault_cancel_finished_flips = config_.has_fault("cancel-finished-flips");
+  engine.fault_first_status_without_next = config_.has_fault("first-status-without-next");
   webhooks::Settings delivery;
   delivery.signature_header = config_.webhook_signature_header;
   webhooks_ = std::make_unique<webhooks::Dispatcher>(delivery);
@@ -49,6 +50,7 @@ MockServer::MockServer(Config config, std::ostream& log)
       *search_, teams_, clock_, std::chrono::milliseconds(config_.agent_pacing_ms));
   jobs::ExtractSettings extract;
   extract.pacing = engine.pacing;
+  extract.fault_error_object = config_.has_fault("extract-error-object");
   extracts_ = std::make_unique<jobs::ExtractEngine>(*scraper_, *web_, teams_, clock_, extract);
   add_routes();
   add_admin_routes();

@@ -72,6 +72,9 @@ struct ExtractSettings {
   std::size_t max_pages = 50;   ///< Pages one job reads, at most.
   std::chrono::milliseconds pacing{20};  ///< A job's next page starts this long after one ends.
   int workers = 2;                       ///< Jobs run at once; the rest wait in order.
+  /// --inject-fault extract-error-object: a failed job answers `"error": {}` (the Aug-2025
+  /// server) instead of its reason.
+  bool fault_error_object = false;
 };
 
 /// Runs extract jobs on its own workers and keeps them for 24 h after they end. Thread-safe.

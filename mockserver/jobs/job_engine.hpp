@@ -34,6 +34,7 @@ struct EngineSettings {
   bool fault_repeat_skip = false;  ///< --inject-fault repeat-skip: `next` repeats a document.
   bool fault_ignore_skip = false;  ///< --inject-fault ignore-skip: chunks start at document 0.
   bool fault_cancel_finished_flips = false;  ///< --inject-fault cancel-finished-flips.
+  bool fault_first_status_without_next = false;  ///< --inject-fault first-status-without-next.
 };
 
 /// Receives job events in order (see JobEvent); `data` is `[document]` for a page event and
@@ -167,9 +168,11 @@ class JobEngine {
   /// Queues `url` for the crawl if it is new, in scope, allowed and within the limit.
   void offer_locked(Runtime& runtime, const std::string& url, int depth);
   void finish_locked(Runtime& runtime);
-  /// The one builder of a status body, for the status endpoint and the watcher's catch-up.
+  /// The one builder of a status body, for the status endpoint and the watcher's catch-up;
+  /// `shown_total` replaces the job's `total` (a fault imitating a deployment).
   std::string status_body_locked(const Job& job, const JobProgress& progress, const Chunk& chunk,
-                                 const std::optional<std::string>& next) const;
+                                 const std::optional<std::string>& next,
+                                 std::optional<std::int64_t> shown_total = std::nullopt) const;
   void emit(const Job& job, const JobProgress& progress, JobEvent event, bool success,
             const nlohmann::json& data, const std::optional<std::string>& error);
   void notify_watchers(const Job& job, const JobProgress& progress, JobEvent event,
