@@ -37,23 +37,6 @@ const std::vector<std::string> kFormatsV1 = {"markdown",   "html", "rawHtml",
                                              "links",      "screenshot", "screenshot@fullPage",
                                              "json",       "extract",    "changeTracking"};
 
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                        std::tolower(static_cast<unsigned char>(b[j - 1]));
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-
 // Refuses a value outside `accepted` before anything is sent: a typo is a usage error (exit 2)
 // that names the accepted values, not a 400 from the service.
 void check_values(const std::string& option, const std::vector<std::string>& values,
@@ -61,16 +44,9 @@ void check_values(const std::string& option, const std::vector<std::string>& val
   for (const auto& value : values) {
     if (std::find(accepted.begin(), accepted.end(), value) != accepted.end()) continue;
     std::string message = "unknown " + option + " '" + value + "'";
-    const std::string* nearest = nullptr;
-    std::size_t best = 3;  // suggest only close matches
-    for (const auto& candidate : accepted) {
-      const std::size_t d = edit_distance(value, candidate);
-      if (d < best) {
-        best = d;
-        nearest = &candidate;
-      }
+    if (const auto nearest = nearest_name(value, accepted, 2)) {
+      message += " (did you mean '" + *nearest + "'?)";
     }
-    if (nearest != nullptr) message += " (did you mean '" + *nearest + "'?)";
     std::string list;
     for (const auto& a : accepted) list += (list.empty() ? "" : ", ") + a;
     throw UsageError(message + "; accepted: " + list);

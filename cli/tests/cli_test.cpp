@@ -166,6 +166,35 @@ TEST_CASE("status --scrape prints a past scrape by its scrapeId, v2 and --v1") {
   CHECK(mixed.err.find("--scrape does not go with --batch") != std::string::npos);
 }
 
+TEST_CASE("options before and after the command, --name=value, repeated and comma lists") {
+  SpawnedMock mock = start_mock();
+  auto r = cli(mock, {"--json", "--format=markdown,links", "scrape", "https://docs.example.test/",
+                      "--format", "summary"});
+  REQUIRE(r.exit_code == 0);
+  const json doc = parse(r);
+  CHECK(doc.at("markdown").is_string());
+  CHECK(doc.at("links").is_array());
+  CHECK(doc.at("summary").is_string());
+  CHECK_FALSE(doc.contains("html"));
+}
+
+TEST_CASE("after --, a word that starts with a dash is the query, not an option") {
+  SpawnedMock mock = start_mock();
+  const auto run = [&](std::vector<std::string> tail) {
+    std::vector<std::string> argv = {WEBDATA_CLI_EXE, "--api-url", mock.url(), "--api-key",
+                                     "test-key", "search"};
+    argv.insert(argv.end(), tail.begin(), tail.end());
+    return webdata::testing::run(argv, {{"WEBDATA_API_URL", ""}, {"WEBDATA_API_KEY", ""}});
+  };
+  const auto refused = run({"kettle", "-camping"});
+  CHECK(refused.exit_code == 2);
+  CHECK(refused.err.find("unknown option '-camping'") != std::string::npos);
+  const auto r = run({"--json", "--", "kettle", "-camping"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(parse(r).at("success") == true);
+}
+
 TEST_CASE("exit code 1 for API errors, with the error on stderr") {
   SpawnedMock mock = start_mock();
   auto dns = cli(mock, {"scrape", "https://no-such-host.example.invalid/"});
