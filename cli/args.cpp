@@ -354,6 +354,7 @@ const char* const kExitCodes = R"(Exit codes:
   0 success            1 API error (the service refused)   2 usage error
   3 transport error    4 timeout                            5 job failed or was cancelled
   6 unexpected answer  7 output could not be written
+  8 the page answered an error status (scrape: its metadata.statusCode is 400 or more)
 )";
 
 }  // namespace

@@ -18,6 +18,7 @@ enum ExitCode : int {
   kJobNotCompleted = 5,  ///< The job ended failed or cancelled.
   kBadAnswer = 6,        ///< The answer was not what the API promises.
   kOutputError = 7,      ///< Standard output could not be written.
+  kPageError = 8,        ///< The scraped page answered an error status (400 or more).
 };
 
 /// A refused command line; the message is shown with a hint to --help, exit code 2.

@@ -229,6 +229,18 @@ int report_max_wait(Context& c, const std::string& kind, const std::string& id,
   return kTimeout;
 }
 
+bool answered_error_status(const Document& doc) {
+  return doc.metadata.status_code && *doc.metadata.status_code >= 400;
+}
+
+// The job's state on its progress line, with the pages that answered an error status (normal in a
+// crawl or a batch: counted, not an exit code).
+std::string with_error_pages(const std::string& state, std::size_t error_pages) {
+  if (error_pages == 0) return state;
+  return state + "; " + std::to_string(error_pages) +
+         (error_pages == 1 ? " page answered an error status" : " pages answered an error status");
+}
+
 // Follows a job's status chunks: progress bar on stderr, every document to stdout as it
 // arrives (one chunk in memory at a time), and in JSON mode one object whose `data` is
 // streamed and whose counters come last. The first `skip` documents are not printed (resuming
@@ -238,6 +250,7 @@ int follow_documents(Context& c, const Job& job, const std::string& kind, std::s
   const auto since = std::chrono::steady_clock::now();
   std::size_t seen = 0;     // documents of the job so far, skipped ones included
   std::size_t printed = 0;  // documents written to stdout
+  std::size_t error_pages = 0;  // of those, pages that answered an error status
   if (c.json) {
     c.out << "{\"id\": " << Json::string(job.id()).text() << ",\n";
     if (const auto& invalid = job.started().invalid_urls) {
@@ -269,9 +282,10 @@ int follow_documents(Context& c, const Job& job, const std::string& kind, std::s
         render_job_document(c.out, doc, seen, printed == 0);
       }
       ++printed;
+      if (answered_error_status(doc)) ++error_pages;
     }
     c.out.flush();
-    bar.update(chunk->completed, chunk->total, chunk->status.value());
+    bar.update(chunk->completed, chunk->total, with_error_pages(chunk->status.value(), error_pages));
     chunk->data.clear();
     last = std::move(*chunk);
   }
@@ -370,7 +384,9 @@ int started(Context& c, const Job& job, const std::string& kind) {
   return follow_documents(c, job, kind);
 }
 
-// A scrape's or a parse's answer: its warning on stderr, the document on stdout.
+// A scrape's or a parse's answer: its warning on stderr, the document on stdout. A page that
+// answered an error status is still a document (the 404 page's own content), but exit 8 and a
+// note say so, for scripts that would otherwise keep an error page as the page.
 int print_document(Context& c, const Result<Document>& doc) {
   if (!doc.ok()) return fail(c, doc.error());
   if (doc->warning) note(c, "warning: " + *doc->warning);
@@ -379,7 +395,11 @@ int print_document(Context& c, const Result<Document>& doc) {
   } else {
     render_document(c.out, *doc);
   }
-  return kOk;
+  if (!answered_error_status(*doc)) return kOk;
+  const auto& meta = doc->metadata;
+  note(c, "note: " + meta.source_url.value_or(meta.url.value_or("the page")) + " answered HTTP " +
+              std::to_string(*meta.status_code) + "; the document is that page's content");
+  return kPageError;
 }
 
 int cmd_scrape(Context& c) {

@@ -43,7 +43,7 @@ TEST_CASE("the help lists the commands, the global options and every exit code")
   for (const char* line :
        {"Usage: webdata [global options] COMMAND", "\n  scrape URL ", "\n  crawl-preview URL PROMPT...",
         "\n  queue ", "Global options:\n  --api-url URL ", "\n  -h, --help ", "Exit codes:",
-        "7 output could not be written"}) {
+        "7 output could not be written", "8 the page answered an error status"}) {
     INFO(line);
     CHECK(r.out.find(line) != std::string::npos);
   }
