@@ -38,6 +38,16 @@ int walk_once(const webdata::Job& job) {
   return count;
 }
 
+// A crawl of `url` started on the mock (or a failed check).
+webdata::CrawlJob started_crawl(const webdata::Client& client, const std::string& url, int limit) {
+  webdata::CrawlRequest req;
+  req.url = url;
+  req.limit = limit;
+  auto job = client.start_crawl(req);
+  REQUIRE(job.ok());
+  return std::move(*job);
+}
+
 }  // namespace
 
 TEST_CASE("scrape over HTTP returns the page's markdown and metadata", "[integration]") {
@@ -157,13 +167,9 @@ TEST_CASE("documents() of a crawl followed from its first instant gives every pa
   // deployment answers).
   SdkMock mock(sdk_mock_flags(webdata::testing::page_pacing(0)));
   auto client = client_for(mock);
-  webdata::CrawlRequest req;
-  req.url = "https://pages-4.delay-300.first-instant.synthetic.test/";
-  req.limit = 4;
-  auto job = client.start_crawl(req);
-  REQUIRE(job.ok());
-  CHECK(walk_once(*job) == 4);
-  auto done = job->status();
+  auto job = started_crawl(client, "https://pages-4.delay-300.first-instant.synthetic.test/", 4);
+  CHECK(walk_once(job) == 4);
+  auto done = job.status();
   REQUIRE(done.ok());
   CHECK(done->status == webdata::JobState::completed());
 }
@@ -258,13 +264,9 @@ TEST_CASE("errors endpoints and the v1 job calls over HTTP", "[integration]") {
   auto client = client_for(mock);
 
   // A synthetic site with a robots-disallowed /private/ page and a host whose fetches fail.
-  webdata::CrawlRequest crawl;
-  crawl.url = "https://pages-6.private.synthetic.test/";
-  crawl.limit = 20;
-  auto job = client.start_crawl(crawl);
-  REQUIRE(job.ok());
-  REQUIRE(job->wait(fast_polling()).ok());
-  auto crawl_errors = client.crawl_errors(job->id());
+  auto job = started_crawl(client, "https://pages-6.private.synthetic.test/", 20);
+  REQUIRE(job.wait(fast_polling()).ok());
+  auto crawl_errors = client.crawl_errors(job.id());
   REQUIRE(crawl_errors.ok());
   REQUIRE(crawl_errors->robots_blocked.size() == 1);
   CHECK(crawl_errors->robots_blocked[0].find("/private/") != std::string::npos);
