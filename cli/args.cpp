@@ -8,7 +8,6 @@
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
-#include <sstream>
 
 #include <CLI/CLI.hpp>
 
@@ -357,6 +356,93 @@ const char* const kExitCodes = R"(Exit codes:
   8 the page answered an error status (scrape: its metadata.statusCode is 400 or more)
 )";
 
+/// The command line as CLI11 reads it: every option of every command (an option may come before
+/// the command), and the words that are not options, the command first.
+struct Parser {
+  CLI::App app{"", "webdata"};
+  std::map<const CLI::Option*, const OptionSpec*> options;
+  std::vector<std::string> given;  // the words, for CLI11 to take them as positionals
+  CLI::Option* words = nullptr;
+
+  Parser() {
+    app.set_help_flag();  // -h and --help are an option of the table like any other
+    for (const auto* table : {&global_options(), &command_options()}) {
+      for (const auto& spec : *table) add(spec);
+    }
+    words = app.add_option("words", given);
+  }
+
+  void add(const OptionSpec& spec) {
+    const std::string names = spec.name == "help" ? "-h,--help" : "--" + spec.name;
+    CLI::Option* option = spec.value.empty() ? app.add_flag(names) : app.add_option(names);
+    option->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    if (!spec.value.empty()) option->expected(1);
+    options.emplace(option, &spec);
+  }
+
+  /// The command named by the first word, if it is one (for suggestions while refusing).
+  const CommandSpec* command() const {
+    const auto& given = words->results();
+    return given.empty() ? nullptr : find_command(given.front());
+  }
+};
+
+// CLI11's refusal in the client's words: an argument no option takes is an unknown option, an
+// option without its value says so.
+UsageError refusal(const CLI::ParseError& error, const Parser& parser) {
+  const auto extra = parser.app.remaining();
+  if (dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr && !extra.empty()) {
+    return unknown_option(extra.front(), parser.command());
+  }
+  const std::string text = error.what();
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&error) != nullptr) {
+    return UsageError(text.substr(0, text.find(':')) + " needs a value");  // "--limit: 1 required"
+  }
+  return UsageError(text);
+}
+
+// The options as given, into `args`; the names in command-line order, for the applicability check.
+std::vector<std::string> take_options(const Parser& parser, Args& args) {
+  std::vector<std::string> order;
+  std::map<const CLI::Option*, std::size_t> taken;
+  for (const CLI::Option* option : parser.app.parse_order()) {
+    const auto bound = parser.options.find(option);
+    if (bound == parser.options.end()) continue;
+    const OptionSpec& spec = *bound->second;
+    const std::string& value = option->results().at(taken[option]++);
+    if (spec.value.empty()) {
+      if (value != "true") throw UsageError("--" + spec.name + " takes no value");
+      args.flags[spec.name] = true;
+    } else {
+      args.values[spec.name].push_back(value);
+    }
+    order.push_back(spec.name);
+  }
+  return order;
+}
+
+// CLI11 reads '--format=' as '--format' without its value and takes the next argument instead;
+// written as '--format ""' it is the empty value the user gave (for an option that takes one).
+std::vector<std::string> with_empty_values_split(const std::vector<std::string>& argv) {
+  std::vector<std::string> out;
+  bool options = true;
+  for (const auto& arg : argv) {
+    if (arg == "--") options = false;
+    const OptionSpec* spec = nullptr;
+    if (options && arg.size() > 3 && arg.rfind("--", 0) == 0 && arg.find('=') == arg.size() - 1) {
+      spec = find_option(arg.substr(2, arg.size() - 3));
+    }
+    if (spec != nullptr && spec->value.empty()) throw UsageError("--" + spec->name + " takes no value");
+    if (spec != nullptr) {
+      out.push_back(arg.substr(0, arg.size() - 1));
+      out.emplace_back();
+    } else {
+      out.push_back(arg);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::optional<std::string> nearest_name(const std::string& name,
@@ -464,78 +550,10 @@ std::optional<double> Args::number(const std::string& name, double min, double m
   return out;
 }
 
-namespace {
-
-/// The command line as CLI11 reads it: every option of every command (an option may come before
-/// the command), and the words that are not options, the command first.
-struct Parser {
-  CLI::App app{"", "webdata"};
-  std::map<const CLI::Option*, const OptionSpec*> options;
-  std::vector<std::string> given;  // the words, for CLI11 to take them as positionals
-  CLI::Option* words = nullptr;
-
-  Parser() {
-    app.set_help_flag();  // -h and --help are an option of the table like any other
-    for (const auto* table : {&global_options(), &command_options()}) {
-      for (const auto& spec : *table) add(spec);
-    }
-    words = app.add_option("words", given);
-  }
-
-  void add(const OptionSpec& spec) {
-    const std::string names = spec.name == "help" ? "-h,--help" : "--" + spec.name;
-    CLI::Option* option = spec.value.empty() ? app.add_flag(names) : app.add_option(names);
-    option->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    if (!spec.value.empty()) option->expected(1);
-    options.emplace(option, &spec);
-  }
-
-  /// The command named by the first word, if it is one (for suggestions while refusing).
-  const CommandSpec* command() const {
-    const auto& given = words->results();
-    return given.empty() ? nullptr : find_command(given.front());
-  }
-};
-
-// CLI11's refusal in the client's words: an argument no option takes is an unknown option, an
-// option without its value says so.
-UsageError refusal(const CLI::ParseError& error, const Parser& parser) {
-  const auto extra = parser.app.remaining();
-  if (dynamic_cast<const CLI::ExtrasError*>(&error) != nullptr && !extra.empty()) {
-    return unknown_option(extra.front(), parser.command());
-  }
-  const std::string text = error.what();
-  if (dynamic_cast<const CLI::ArgumentMismatch*>(&error) != nullptr) {
-    return UsageError(text.substr(0, text.find(':')) + " needs a value");  // "--limit: 1 required"
-  }
-  return UsageError(text);
-}
-
-// The options as given, into `args`; the names in command-line order, for the applicability check.
-std::vector<std::string> take_options(const Parser& parser, Args& args) {
-  std::vector<std::string> order;
-  std::map<const CLI::Option*, std::size_t> taken;
-  for (const CLI::Option* option : parser.app.parse_order()) {
-    const auto bound = parser.options.find(option);
-    if (bound == parser.options.end()) continue;
-    const OptionSpec& spec = *bound->second;
-    const std::string& value = option->results().at(taken[option]++);
-    if (spec.value.empty()) {
-      if (value != "true") throw UsageError("--" + spec.name + " takes no value");
-      args.flags[spec.name] = true;
-    } else {
-      args.values[spec.name].push_back(value);
-    }
-    order.push_back(spec.name);
-  }
-  return order;
-}
-
-}  // namespace
-
 Args parse_args(const std::vector<std::string>& argv) {
   Parser parser;
-  std::vector<std::string> reversed(argv.rbegin(), argv.rend());  // CLI11 reads from the back
+  const auto split = with_empty_values_split(argv);
+  std::vector<std::string> reversed(split.rbegin(), split.rend());  // CLI11 reads from the back
   try {
     parser.app.parse(reversed);
   } catch (const CLI::ParseError& e) {

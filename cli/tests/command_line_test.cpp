@@ -74,6 +74,10 @@ TEST_CASE("refusals keep their words: applicability, values, ranges, missing arg
   check_refused({"search", "kettle", "--limit=many"}, "--limit needs a whole number from 1 to 100");
   check_refused({"crawl", "https://x.test/", "--limit"}, "--limit needs a value");
   check_refused({"scrape", "https://x.test/", "--json=yes"}, "--json takes no value");
+  check_refused({"scrape", "https://x.test/", "--json="}, "--json takes no value");
+  // '--include-path=' is an empty value, not a request for the next argument ('--limit').
+  check_refused({"crawl", "https://x.test/", "--include-path=", "--limit", "0"},
+                "--limit needs a whole number from 1 to 10000000");
   check_refused({"scrape", "https://x.test/", "-x"}, "unknown option '-x'");
   check_refused({"scrape"}, "'scrape' needs exactly one URL");
   check_refused({"--json"}, "no command given");
