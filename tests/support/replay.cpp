@@ -1,5 +1,7 @@
 #include "replay.hpp"
 
+#include "beast_session.hpp"
+
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -148,16 +150,7 @@ struct ReplayServer::Impl {
                             .dump();
     }
     response.prepare_payload();
-    http::async_write(session->socket, response,
-                      [this, session](boost::system::error_code ec, std::size_t) {
-                        if (ec) return;
-                        if (session->response.keep_alive()) {
-                          read(session);
-                        } else {
-                          boost::system::error_code ignored;
-                          session->socket.shutdown(net::ip::tcp::socket::shutdown_send, ignored);
-                        }
-                      });
+    write_then_read_next(session, [this](const std::shared_ptr<Session>& s) { read(s); });
   }
 
   ReplayBook book;
