@@ -18,6 +18,7 @@ enum ExitCode : int {
   kJobNotCompleted = 5,  ///< The job ended failed or cancelled.
   kBadAnswer = 6,        ///< The answer was not what the API promises.
   kOutputError = 7,      ///< Standard output could not be written.
+  kPageError = 8,        ///< The scraped page answered an error status (400 or more).
 };
 
 /// A refused command line; the message is shown with a hint to --help, exit code 2.
@@ -40,11 +41,21 @@ struct Args {
   std::optional<double> number(const std::string& name, double min, double max) const;
 };
 
-/// Parses `argv` (without the program name). Options may come before or after the
-/// subcommand; `--name=value` and `--name value` are both accepted. Throws UsageError.
+/// Parses `argv` (without the program name) with CLI11. Options may come before or after the
+/// subcommand; `--name=value` and `--name value` are both accepted, `--` ends the options.
+/// Throws UsageError: an unknown command or option names the nearest known one when it is close.
 Args parse_args(const std::vector<std::string>& argv);
 
+/// `webdata --help`: the commands, the global options, the exit codes.
 std::string usage();
+/// `webdata COMMAND --help`: the command's arguments and options (the whole usage for an unknown one).
 std::string command_usage(const std::string& command);
+
+/// Levenshtein distance, letters compared without case.
+std::size_t edit_distance(const std::string& a, const std::string& b);
+/// The name of `known` nearest to `name`, if one is at most `max_distance` edits away.
+std::optional<std::string> nearest_name(const std::string& name,
+                                        const std::vector<std::string>& known,
+                                        std::size_t max_distance);
 
 }  // namespace webdata::cli

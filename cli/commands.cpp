@@ -37,23 +37,6 @@ const std::vector<std::string> kFormatsV1 = {"markdown",   "html", "rawHtml",
                                              "links",      "screenshot", "screenshot@fullPage",
                                              "json",       "extract",    "changeTracking"};
 
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                        std::tolower(static_cast<unsigned char>(b[j - 1]));
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-
 // Refuses a value outside `accepted` before anything is sent: a typo is a usage error (exit 2)
 // that names the accepted values, not a 400 from the service.
 void check_values(const std::string& option, const std::vector<std::string>& values,
@@ -61,16 +44,9 @@ void check_values(const std::string& option, const std::vector<std::string>& val
   for (const auto& value : values) {
     if (std::find(accepted.begin(), accepted.end(), value) != accepted.end()) continue;
     std::string message = "unknown " + option + " '" + value + "'";
-    const std::string* nearest = nullptr;
-    std::size_t best = 3;  // suggest only close matches
-    for (const auto& candidate : accepted) {
-      const std::size_t d = edit_distance(value, candidate);
-      if (d < best) {
-        best = d;
-        nearest = &candidate;
-      }
+    if (const auto nearest = nearest_name(value, accepted, 2)) {
+      message += " (did you mean '" + *nearest + "'?)";
     }
-    if (nearest != nullptr) message += " (did you mean '" + *nearest + "'?)";
     std::string list;
     for (const auto& a : accepted) list += (list.empty() ? "" : ", ") + a;
     throw UsageError(message + "; accepted: " + list);
@@ -253,6 +229,18 @@ int report_max_wait(Context& c, const std::string& kind, const std::string& id,
   return kTimeout;
 }
 
+bool answered_error_status(const Document& doc) {
+  return doc.metadata.status_code && *doc.metadata.status_code >= 400;
+}
+
+// The job's state on its progress line, with the pages that answered an error status (normal in a
+// crawl or a batch: counted, not an exit code).
+std::string with_error_pages(const std::string& state, std::size_t error_pages) {
+  if (error_pages == 0) return state;
+  return state + "; " + std::to_string(error_pages) +
+         (error_pages == 1 ? " page answered an error status" : " pages answered an error status");
+}
+
 // Follows a job's status chunks: progress bar on stderr, every document to stdout as it
 // arrives (one chunk in memory at a time), and in JSON mode one object whose `data` is
 // streamed and whose counters come last. The first `skip` documents are not printed (resuming
@@ -262,6 +250,7 @@ int follow_documents(Context& c, const Job& job, const std::string& kind, std::s
   const auto since = std::chrono::steady_clock::now();
   std::size_t seen = 0;     // documents of the job so far, skipped ones included
   std::size_t printed = 0;  // documents written to stdout
+  std::size_t error_pages = 0;  // of those, pages that answered an error status
   if (c.json) {
     c.out << "{\"id\": " << Json::string(job.id()).text() << ",\n";
     if (const auto& invalid = job.started().invalid_urls) {
@@ -293,9 +282,10 @@ int follow_documents(Context& c, const Job& job, const std::string& kind, std::s
         render_job_document(c.out, doc, seen, printed == 0);
       }
       ++printed;
+      if (answered_error_status(doc)) ++error_pages;
     }
     c.out.flush();
-    bar.update(chunk->completed, chunk->total, chunk->status.value());
+    bar.update(chunk->completed, chunk->total, with_error_pages(chunk->status.value(), error_pages));
     chunk->data.clear();
     last = std::move(*chunk);
   }
@@ -394,7 +384,9 @@ int started(Context& c, const Job& job, const std::string& kind) {
   return follow_documents(c, job, kind);
 }
 
-// A scrape's or a parse's answer: its warning on stderr, the document on stdout.
+// A scrape's or a parse's answer: its warning on stderr, the document on stdout. A page that
+// answered an error status is still a document (the 404 page's own content), but exit 8 and a
+// note say so, for scripts that would otherwise keep an error page as the page.
 int print_document(Context& c, const Result<Document>& doc) {
   if (!doc.ok()) return fail(c, doc.error());
   if (doc->warning) note(c, "warning: " + *doc->warning);
@@ -403,7 +395,11 @@ int print_document(Context& c, const Result<Document>& doc) {
   } else {
     render_document(c.out, *doc);
   }
-  return kOk;
+  if (!answered_error_status(*doc)) return kOk;
+  const auto& meta = doc->metadata;
+  note(c, "note: " + meta.source_url.value_or(meta.url.value_or("the page")) + " answered HTTP " +
+              std::to_string(*meta.status_code) + "; the document is that page's content");
+  return kPageError;
 }
 
 int cmd_scrape(Context& c) {

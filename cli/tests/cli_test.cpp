@@ -166,6 +166,84 @@ TEST_CASE("status --scrape prints a past scrape by its scrapeId, v2 and --v1") {
   CHECK(mixed.err.find("--scrape does not go with --batch") != std::string::npos);
 }
 
+TEST_CASE("options before and after the command, --name=value, repeated and comma lists") {
+  SpawnedMock mock = start_mock();
+  auto r = cli(mock, {"--json", "--format=markdown,links", "scrape", "https://docs.example.test/",
+                      "--format", "summary"});
+  REQUIRE(r.exit_code == 0);
+  const json doc = parse(r);
+  CHECK(doc.at("markdown").is_string());
+  CHECK(doc.at("links").is_array());
+  CHECK(doc.at("summary").is_string());
+  CHECK_FALSE(doc.contains("html"));
+}
+
+TEST_CASE("after --, a word that starts with a dash is the query, not an option") {
+  SpawnedMock mock = start_mock();
+  const auto run = [&](std::vector<std::string> tail) {
+    std::vector<std::string> argv = {WEBDATA_CLI_EXE, "--api-url", mock.url(), "--api-key",
+                                     "test-key", "search"};
+    argv.insert(argv.end(), tail.begin(), tail.end());
+    return webdata::testing::run(argv, {{"WEBDATA_API_URL", ""}, {"WEBDATA_API_KEY", ""}});
+  };
+  const auto refused = run({"kettle", "-camping"});
+  CHECK(refused.exit_code == 2);
+  CHECK(refused.err.find("unknown option '-camping'") != std::string::npos);
+  const auto r = run({"--json", "--", "kettle", "-camping"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(parse(r).at("success") == true);
+}
+
+TEST_CASE("a page that answered an error status prints its document, a note, and exits 8") {
+  SpawnedMock mock = start_mock();
+  const std::string url = "https://docs.example.test/no-such-page";
+  const std::string note =
+      "webdata: note: " + url + " answered HTTP 404; the document is that page's content\n";
+  auto r = cli(mock, {"scrape", url});
+  CHECK(r.exit_code == 8);
+  CHECK_FALSE(r.out.empty());
+  CHECK(r.err == note);
+
+  auto j = cli(mock, {"scrape", url, "--json"});
+  CHECK(j.exit_code == 8);
+  const json doc = parse(j);
+  CHECK(doc.at("metadata").at("statusCode") == 404);
+  const std::string id = doc.at("metadata").at("scrapeId");
+
+  auto v1 = cli(mock, {"scrape", url, "--v1"});
+  CHECK(v1.exit_code == 8);
+  CHECK(v1.err == note);
+  auto quiet = cli(mock, {"scrape", url, "--quiet"});
+  CHECK(quiet.exit_code == 8);
+  CHECK(quiet.err.empty());
+  CHECK(quiet.out == r.out);
+
+  auto past = cli(mock, {"status", id, "--scrape"});
+  CHECK(past.exit_code == 8);
+  CHECK(past.err == note);
+
+  auto server_error = cli(mock, {"scrape", "https://edge.example.test/server-error"});
+  CHECK(server_error.exit_code == 8);
+  CHECK(server_error.err.find("answered HTTP 500") != std::string::npos);
+  CHECK(cli(mock, {"scrape", "https://docs.example.test/"}).exit_code == 0);
+}
+
+TEST_CASE("a batch counts its pages with an error status on its last line and exits 0") {
+  SpawnedMock mock = start_mock();
+  auto r = cli(mock, {"batch", "https://docs.example.test/", "https://docs.example.test/no-such-page",
+                      "https://edge.example.test/gone", "--progress", "always"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("(404) -->") != std::string::npos);
+  CHECK(r.err.find("3/3 pages") != std::string::npos);
+  CHECK(r.err.find("completed; 2 pages answered an error status") != std::string::npos);
+  CHECK(r.err.find("note:") == std::string::npos);
+
+  auto clean = cli(mock, {"batch", "https://docs.example.test/", "--progress", "always"});
+  REQUIRE(clean.exit_code == 0);
+  CHECK(clean.err.find("error status") == std::string::npos);
+}
+
 TEST_CASE("exit code 1 for API errors, with the error on stderr") {
   SpawnedMock mock = start_mock();
   auto dns = cli(mock, {"scrape", "https://no-such-host.example.invalid/"});
