@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -135,6 +136,31 @@ std::string take_process_flags(std::vector<std::string>& args, ProcessFlags& fla
   return "";
 }
 
+/// A ready file left by a run that was killed (no clean-up) would tell a script polling for it
+/// that this run is ready before it is, or even when it fails to start: it goes first.
+bool remove_old_ready_file(const std::string& path) {
+  if (path.empty()) return true;
+  std::error_code ec;
+  std::filesystem::remove(path, ec);
+  if (!ec) return true;
+  std::cerr << "webdata-mock: cannot remove the old --ready-file '" << path
+            << "': " << ec.message() << "\n";
+  return false;
+}
+
+/// One warning for an imitated deployment, one for each fault given on its own.
+void warn_of_faults(const webdata::mock::Config& config) {
+  const auto imitated = webdata::mock::profile_conditions(config.imitate);
+  if (!imitated.empty()) {
+    std::cerr << "webdata-mock: WARNING: --imitate " << config.imitate
+              << " answers as that deployment did, not as the API should\n";
+  }
+  for (const auto& fault : config.inject_faults) {
+    if (std::find(imitated.begin(), imitated.end(), fault) != imitated.end()) continue;
+    std::cerr << "webdata-mock: WARNING: --inject-fault " << fault << " breaks the API on purpose\n";
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -144,17 +170,7 @@ int main(int argc, char** argv) {
     std::cerr << "webdata-mock: " << err << "\nTry 'webdata-mock --help'.\n";
     return 2;
   }
-  // A ready file left by a run that was killed (no clean-up) would tell a script polling for it
-  // that this run is ready before it is, or even when it fails to start: it goes first.
-  if (!process.ready_file.empty()) {
-    std::error_code ec;
-    std::filesystem::remove(process.ready_file, ec);
-    if (ec) {
-      std::cerr << "webdata-mock: cannot remove the old --ready-file '" << process.ready_file
-                << "': " << ec.message() << "\n";
-      return 2;
-    }
-  }
+  if (!remove_old_ready_file(process.ready_file)) return 2;
   auto parsed = webdata::mock::parse_args(args);
   if (!parsed.config) {
     (parsed.exit_code == 0 ? std::cout : std::cerr) << parsed.message << "\n";
@@ -190,10 +206,7 @@ int main(int argc, char** argv) {
   try {
     webdata::mock::MockServer server(*parsed.config, std::cerr);
     server.start();
-    for (const auto& fault : parsed.config->inject_faults) {
-      std::cerr << "webdata-mock: WARNING: --inject-fault " << fault
-                << " breaks the API on purpose\n";
-    }
+    warn_of_faults(*parsed.config);
     if (!server.certificate_file().empty() && parsed.config->server.tls.self_signed) {
       // Before the URL line: a script that waits for the URL has the certificate by then.
       std::cout << "webdata-mock TLS certificate (self-signed; trust it as the CA): "

@@ -114,9 +114,74 @@ const std::vector<std::pair<std::string, std::string>>& fault_names() {
       {"no-parse", "POST /v2/parse is not served (404), as by deployments older than it"},
       {"no-scrape-store",
        "GET /scrape/{id} answers 404 for every id, as self-hosted deployments (no database) do"},
+      // Conditions of recorded deployments (imitation_profiles()); usable one by one too.
+      {"no-llm-key",
+       "no language model key: json and summary formats are left out of documents, extract jobs "
+       "fail, v1 extract answers 500, crawl params preview 400"},
+      {"no-browser",
+       "no browser engine: v1 screenshots and actions fail with 500 SCRAPE_ALL_ENGINES_FAILED, "
+       "v2 screenshots give a warning, an unreachable page fails as SCRAPE_ALL_ENGINES_FAILED"},
+      {"no-database",
+       "no database: the concurrency check, GET /scrape/{id} and requests with an "
+       "x-idempotency-key answer 500 UNKNOWN_ERROR"},
+      {"no-result-cache",
+       "no result cache: every scrape fetches (maxAge has no effect), no cacheState or cachedAt"},
+      {"express-404",
+       "routes newer than Aug 2025 (agent, queue status, v2 batch errors, parse, historical "
+       "usage), unknown routes and other methods answer Express's HTML 404"},
+      {"ignore-limit", "job status ignores limit: a chunk holds every document that fits"},
+      {"bare-cancel-errors", "cancelling an unknown job answers {\"error\": \"Job not found\"}"},
+      {"one-job-store",
+       "crawl and batch scrape ids are read, cancelled and listed through either kind's routes"},
+      {"baseline-validation",
+       "validation as Aug 2025: a body not sent as JSON is read as none, a missing url gets the "
+       "top-level-domain message, v1 search refusals are 500, v2 search's have no code"},
+      {"baseline-fields",
+       "no fields newer than Aug 2025: v1 search without id and creditsUsed, v2 search without "
+       "id and warning, usage with the balance only, no v2 robots warning, no metadata.error"},
   };
   return names;
 }
+
+const std::vector<ImitationProfile>& imitation_profiles() {
+  // The conditions are applied as if each had been given with --inject-fault.
+  static const std::vector<ImitationProfile> profiles = {
+      {"self-hosted-2025-08",
+       "the self-hosted build of late August 2025 recorded in tests/data/real/ (no auth, no "
+       "model key, no search provider, no browser, no database, no result cache)",
+       {"no-auth", "no-llm-key", "no-search-results", "no-browser", "no-database",
+        "no-result-cache", "express-404", "ignore-skip", "ignore-limit", "cancel-finished-flips",
+        "bare-cancel-errors", "one-job-store", "baseline-fields", "baseline-validation",
+        "unsigned-webhooks"}},
+  };
+  return profiles;
+}
+
+std::vector<std::string> profile_conditions(const std::string& name) {
+  for (const auto& profile : imitation_profiles()) {
+    if (profile.name == name) return profile.conditions;
+  }
+  return {};
+}
+
+namespace {
+
+/// Switches on the conditions of the profile `name`; the reason when there is no such profile.
+std::string imitate(Config& config, const std::string& name) {
+  const auto conditions = profile_conditions(name);
+  if (conditions.empty()) {
+    std::string list;
+    for (const auto& p : imitation_profiles()) list += (list.empty() ? "" : ", ") + p.name;
+    return "unknown profile '" + name + "' for --imitate (known: " + list + ")";
+  }
+  config.imitate = name;
+  for (const auto& condition : conditions) {
+    if (!config.has_fault(condition)) config.inject_faults.push_back(condition);
+  }
+  return "";
+}
+
+}  // namespace
 
 std::vector<TeamConfig> Config::effective_teams() const {
   if (!teams.empty()) return teams;
@@ -159,6 +224,7 @@ json Config::to_json(bool mask_secrets) const {
           {"agentJobs", agent_jobs},
           {"agentPacingMs", agent_pacing_ms},
           {"injectFaults", inject_faults},
+          {"imitate", imitate},
           {"admin", admin},
           {"adminOnPublic", admin_on_public},
           {"liveFetch", live_fetch},
@@ -184,6 +250,50 @@ std::string default_web_root() {
   return "";
 }
 
+namespace {
+
+/// The `teams` setting of a config file; an error text or "".
+std::string read_teams(const json& teams, Config& config) {
+  if (!teams.is_array() || teams.empty()) return "'teams' must be a non-empty array";
+  config.teams.clear();
+  for (std::size_t i = 0; i < teams.size(); ++i) {
+    const auto& t = teams[i];
+    const std::string where = "teams[" + std::to_string(i) + "]";
+    if (!t.is_object()) return where + " must be an object";
+    for (const auto& [key, value] : t.items()) {
+      (void)value;
+      if (key != "id" && key != "keys" && key != "credits" && key != "webhookSecret" &&
+          key != "zeroDataRetention" && key != "concurrency" && key != "tokens") {
+        return where + ": unknown setting '" + key + "'";
+      }
+    }
+    TeamConfig team;
+    if (!t.contains("id") || !t.at("id").is_string() || t.at("id").get<std::string>().empty()) {
+      return where + ".id must be a non-empty string";
+    }
+    team.id = t.at("id").get<std::string>();
+    if (!t.contains("keys") || !t.at("keys").is_array() || t.at("keys").empty()) {
+      return where + ".keys must be a non-empty array of strings";
+    }
+    for (const auto& k : t.at("keys")) {
+      if (!k.is_string() || k.get<std::string>().empty()) {
+        return where + ".keys must be a non-empty array of strings";
+      }
+      team.keys.push_back(k.get<std::string>());
+    }
+    std::string e = read_int(t, "credits", team.credits, 0, 1LL << 53);
+    if (e.empty()) e = read_string(t, "webhookSecret", team.webhook_secret);
+    if (e.empty()) e = read_bool(t, "zeroDataRetention", team.zero_data_retention);
+    if (e.empty()) e = read_int(t, "concurrency", team.concurrency, 1, 1024);
+    if (e.empty()) e = read_int(t, "tokens", team.tokens, 0, 1LL << 53);
+    if (!e.empty()) return where + ": " + e;
+    config.teams.push_back(std::move(team));
+  }
+  return "";
+}
+
+}  // namespace
+
 std::string apply_config_json(const json& file, Config& config) {
   if (!file.is_object()) return "the config file must hold a JSON object";
   static const std::set<std::string> known = {
@@ -191,7 +301,7 @@ std::string apply_config_json(const json& file, Config& config) {
       "teams", "webRoot", "apiStubRoot", "chunkBytes", "admin", "adminOnPublic", "liveFetch",
       "allowPrivateTargets", "journalLimit", "webhookSignatureHeader", "stateDir",
       "pagePacingMs", "agentJobs", "agentPacingMs", "workers", "tlsCert", "tlsKey",
-      "tlsSelfSigned"};
+      "tlsSelfSigned", "imitate"};
   for (const auto& [key, value] : file.items()) {
     (void)value;
     if (known.count(key) == 0) return "unknown setting '" + key + "'";
@@ -228,46 +338,12 @@ std::string apply_config_json(const json& file, Config& config) {
   check(read_bool(file, "agentJobs", config.agent_jobs));
   check(read_int(file, "agentPacingMs", config.agent_pacing_ms, 0, 60000));
   check(read_string(file, "webhookSignatureHeader", config.webhook_signature_header));
+  std::string profile;
+  check(read_string(file, "imitate", profile));
+  if (err.empty() && !profile.empty()) check(imitate(config, profile));
   if (!err.empty()) return err;
 
-  if (file.contains("teams")) {
-    const auto& teams = file.at("teams");
-    if (!teams.is_array() || teams.empty()) return "'teams' must be a non-empty array";
-    config.teams.clear();
-    for (std::size_t i = 0; i < teams.size(); ++i) {
-      const auto& t = teams[i];
-      const std::string where = "teams[" + std::to_string(i) + "]";
-      if (!t.is_object()) return where + " must be an object";
-      for (const auto& [key, value] : t.items()) {
-        (void)value;
-        if (key != "id" && key != "keys" && key != "credits" && key != "webhookSecret" &&
-            key != "zeroDataRetention" && key != "concurrency" && key != "tokens") {
-          return where + ": unknown setting '" + key + "'";
-        }
-      }
-      TeamConfig team;
-      if (!t.contains("id") || !t.at("id").is_string() || t.at("id").get<std::string>().empty()) {
-        return where + ".id must be a non-empty string";
-      }
-      team.id = t.at("id").get<std::string>();
-      if (!t.contains("keys") || !t.at("keys").is_array() || t.at("keys").empty()) {
-        return where + ".keys must be a non-empty array of strings";
-      }
-      for (const auto& k : t.at("keys")) {
-        if (!k.is_string() || k.get<std::string>().empty()) {
-          return where + ".keys must be a non-empty array of strings";
-        }
-        team.keys.push_back(k.get<std::string>());
-      }
-      std::string e = read_int(t, "credits", team.credits, 0, 1LL << 53);
-      if (e.empty()) e = read_string(t, "webhookSecret", team.webhook_secret);
-      if (e.empty()) e = read_bool(t, "zeroDataRetention", team.zero_data_retention);
-      if (e.empty()) e = read_int(t, "concurrency", team.concurrency, 1, 1024);
-      if (e.empty()) e = read_int(t, "tokens", team.tokens, 0, 1LL << 53);
-      if (!e.empty()) return where + ": " + e;
-      config.teams.push_back(std::move(team));
-    }
-  }
+  if (file.contains("teams")) return read_teams(file.at("teams"), config);
   return "";
 }
 
@@ -334,6 +410,16 @@ Other:
   for (const auto& [name, what] : fault_names()) {
     const std::size_t pad = name.size() < 23 ? 23 - name.size() : 1;
     text += "      " + name + std::string(pad, ' ') + what + "\n";
+  }
+  text += R"(  --imitate PROFILE         answer as a recorded deployment did: its conditions and
+                            quirks switched on together, as --inject-fault each (never for
+                            real use); profiles:
+)";
+  for (const auto& profile : imitation_profiles()) {
+    std::string conditions;
+    for (const auto& c : profile.conditions) conditions += (conditions.empty() ? "" : ", ") + c;
+    text += "      " + profile.name + ": " + profile.what + ";\n        conditions: " +
+            conditions + "\n";
   }
   return text + R"(  --print-config            print the effective settings as JSON and exit
   -h, --help                show this text and exit
@@ -466,6 +552,9 @@ ParsedArgs parse_args(const std::vector<std::string>& args) {
         }
         if (!config.has_fault(name)) config.inject_faults.push_back(name);
       }
+    } else if (arg == "--imitate") {
+      if (!next() || value.empty()) return refuse("--imitate needs a profile name");
+      if (auto why = imitate(config, value); !why.empty()) return refuse(why);
     } else if (arg == "--live-fetch") {
       config.live_fetch = true;
     } else if (arg == "--allow-private-targets") {

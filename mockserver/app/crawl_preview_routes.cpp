@@ -11,7 +11,13 @@ namespace webdata::mock {
 using nlohmann::json;
 
 void MockServer::add_crawl_preview_routes() {
-  api("POST", "/v2/crawl/params-preview", "v2/crawl-params-preview.request", [](ApiCall& call) {
+  api("POST", "/v2/crawl/params-preview", "v2/crawl-params-preview.request", [this](ApiCall& call) {
+    // --inject-fault no-llm-key: the options come from a model, which a deployment may lack.
+    if (config_.has_fault("no-llm-key")) {
+      return http::Response::error(400,
+                                   "Failed to process natural language prompt. Please try "
+                                   "rephrasing.");
+    }
     const std::string url = call.body.value("url", "");
     if (!parse_http_url(url)) {
       const std::string message = "Invalid URL '" + url + "': use an absolute http or https URL";

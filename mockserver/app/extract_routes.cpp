@@ -29,6 +29,10 @@ void MockServer::add_extract_routes() {
   for (const std::string v : {"v1", "v2"}) {
     api("POST", "/" + v + "/extract", v + "/extract.request", [this](ApiCall& call) {
       if (auto refused = require_credits(call.team, 1)) return *refused;
+      // --inject-fault no-llm-key: the recorded build's v1 extract fails outright without one.
+      if (call.version == "v1" && config_.has_fault("no-llm-key")) {
+        return http::Response::error(500, "Internal server error");
+      }
       const bool ignore_invalid = call.body.value("ignoreInvalidURLs", false);
       jobs::ExtractRequest request;
       request.version = call.version;
@@ -80,7 +84,8 @@ void MockServer::add_extract_routes() {
       request.include_subdomains = call.body.value("includeSubdomains", true);
       request.show_sources = call.body.value("showSources", false);
       const auto job = extracts_->start(call.team, std::move(request));
-      json out = {{"success", true}, {"id", job->id}};
+      // The service answers the start with the (empty) trace of the URLs it will consider.
+      json out = {{"success", true}, {"id", job->id}, {"urlTrace", json::array()}};
       if (ignore_invalid && !invalid.empty()) out["invalidURLs"] = invalid;
       return http::Response::json(200, out);
     });

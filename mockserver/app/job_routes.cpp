@@ -90,35 +90,8 @@ std::optional<http::Response> MockServer::check_scrape_options(const json& optio
 
 void MockServer::add_job_routes() {
   for (const std::string v : {"v1", "v2"}) {
-    // ---- crawl
-    api("POST", "/" + v + "/crawl", v + "/crawl.request", [this](ApiCall& call) {
-      if (auto refused = require_credits(call.team, 1)) return *refused;
-      const std::string url = call.body.value("url", "");
-      if (!is_scrapable_url(url)) {
-        return http::Response::error(400, "Invalid URL '" + url + "': a crawl starts from an "
-                                          "absolute http or https URL", "BAD_REQUEST");
-      }
-      for (const char* key : {"includePaths", "excludePaths"}) {
-        if (!call.body.contains(key)) continue;
-        if (auto bad = jobs::check_patterns(call.body.at(key).get<std::vector<std::string>>())) {
-          return http::Response::error(400, std::string(key) + ": " + *bad, "BAD_REQUEST",
-                                       json::array({{{"code", "invalid_string"},
-                                                     {"path", json::array({key})},
-                                                     {"message", *bad}}}));
-        }
-      }
-      json scrape_options = call.body.value("scrapeOptions", json::object());
-      if (call.body.value("zeroDataRetention", false)) scrape_options["zeroDataRetention"] = true;
-      if (auto refused = check_scrape_options(scrape_options, call.version, call.team)) {
-        return *refused;
-      }
-      if (auto refused = check_webhook(call.body)) return *refused;
-      const auto job = jobs_->start_crawl(call.team, call.version, std::move(call.body));
-      return http::Response::json(200, {{"success", true},
-                                        {"id", job->id},
-                                        {"url", public_base(call.request) + "/" + call.version +
-                                                    "/crawl/" + job->id}});
-    });
+    api("POST", "/" + v + "/crawl", v + "/crawl.request",
+        [this](ApiCall& call) { return start_crawl(call); });
     // `ongoing` is the service's older name of `active`; both are registered before {id}.
     for (const char* name : {"active", "ongoing"}) {
       api("GET", "/" + v + "/crawl/" + name, "", [this](ApiCall& call) {
@@ -130,75 +103,106 @@ void MockServer::add_job_routes() {
       });
     }
     add_job_resource_routes("/" + v + "/crawl", JobKind::crawl);
-
-    // ---- batch scrape
-    api("POST", "/" + v + "/batch/scrape", v + "/batch-scrape.request", [this](ApiCall& call) {
-      if (auto refused = require_credits(call.team, 1)) return *refused;
-      const bool ignore_invalid = call.body.value("ignoreInvalidURLs", call.version == "v2");
-      std::vector<std::string> valid;
-      json invalid = json::array();
-      json details = json::array();
-      const auto& urls = call.body.at("urls");
-      for (std::size_t i = 0; i < urls.size(); ++i) {
-        const std::string url = urls[i].get<std::string>();
-        if (is_scrapable_url(url)) {
-          valid.push_back(url);
-          continue;
-        }
-        invalid.push_back(url);
-        details.push_back({{"code", "invalid_string"},
-                           {"path", json::array({"urls", i})},
-                           {"message", "Invalid URL '" + url + "'"}});
-      }
-      if (!ignore_invalid && !invalid.empty()) {
-        std::string names;
-        for (const auto& u : invalid) names += (names.empty() ? "" : ", ") + u.get<std::string>();
-        return http::Response::error(400, "Invalid URLs: " + names, "BAD_REQUEST", details);
-      }
-      json scrape_options = call.body;
-      for (const char* key : {"urls", "webhook", "maxConcurrency", "ignoreInvalidURLs",
-                              "appendToId"}) {
-        scrape_options.erase(key);
-      }
-      if (auto refused = check_scrape_options(scrape_options, call.version, call.team)) {
-        return *refused;
-      }
-      if (auto refused = check_webhook(call.body)) return *refused;
-      const std::string version = call.version;
-      std::string id;
-      if (call.body.contains("appendToId")) {
-        // appendToId: the URLs join the team's existing batch (another team's id is not found,
-        // where the service does not check ownership: no access to another team's results).
-        id = call.body.at("appendToId").get<std::string>();
-        switch (jobs_->append_batch(call.team, version, id, scrape_options, valid)) {
-          case JobEngine::AppendOutcome::appended:
-            break;
-          case JobEngine::AppendOutcome::not_found:
-            return http::Response::error(404, "Job not found");
-          case JobEngine::AppendOutcome::expired:
-            return http::Response::error(404, "Job expired");
-          case JobEngine::AppendOutcome::already_finished:
-            return http::Response::error(409, "Job already finished");
-        }
-      } else {
-        id = jobs_->start_batch(call.team, version, std::move(call.body), valid)->id;
-      }
-      json out = {{"success", true},
-                  {"id", id},
-                  {"url", public_base(call.request) + "/" + version + "/batch/scrape/" + id}};
-      // v2 always reports invalidURLs when ignoring them; v1 leaves the field out unless asked.
-      if (ignore_invalid) out["invalidURLs"] = invalid;
-      return http::Response::json(200, out);
-    });
+    api("POST", "/" + v + "/batch/scrape", v + "/batch-scrape.request",
+        [this](ApiCall& call) { return start_batch(call); });
     add_job_resource_routes("/" + v + "/batch/scrape", JobKind::batch_scrape);
   }
   // The specification writes the errors path once without a version: an alias of v2.
-  api("GET", "/crawl/{id}/errors", "", [this](ApiCall& call) {
-    std::shared_ptr<jobs::Job> job;
-    const auto lookup = jobs_->find(call.params.at("id"), call.team.id, JobKind::crawl, job);
-    if (lookup != JobEngine::Lookup::found) return not_found_or_expired(lookup);
-    return http::Response::json(200, jobs_->errors_body(*job));
-  });
+  api("GET", "/crawl/{id}/errors", "",
+      [this](ApiCall& call) { return job_errors(call, JobKind::crawl); });
+}
+
+http::Response MockServer::start_crawl(ApiCall& call) {
+  if (auto refused = require_credits(call.team, 1)) return *refused;
+  const std::string url = call.body.value("url", "");
+  if (!is_scrapable_url(url)) {
+    return http::Response::error(400, "Invalid URL '" + url + "': a crawl starts from an "
+                                      "absolute http or https URL", "BAD_REQUEST");
+  }
+  for (const char* key : {"includePaths", "excludePaths"}) {
+    if (!call.body.contains(key)) continue;
+    if (auto bad = jobs::check_patterns(call.body.at(key).get<std::vector<std::string>>())) {
+      return http::Response::error(400, std::string(key) + ": " + *bad, "BAD_REQUEST",
+                                   json::array({{{"code", "invalid_string"},
+                                                 {"path", json::array({key})},
+                                                 {"message", *bad}}}));
+    }
+  }
+  json scrape_options = call.body.value("scrapeOptions", json::object());
+  if (call.body.value("zeroDataRetention", false)) scrape_options["zeroDataRetention"] = true;
+  if (auto refused = check_scrape_options(scrape_options, call.version, call.team)) {
+    return *refused;
+  }
+  if (auto refused = check_webhook(call.body)) return *refused;
+  const auto job = jobs_->start_crawl(call.team, call.version, std::move(call.body));
+  return http::Response::json(200, {{"success", true},
+                                    {"id", job->id},
+                                    {"url", public_base(call.request) + "/" + call.version +
+                                                "/crawl/" + job->id}});
+}
+
+http::Response MockServer::start_batch(ApiCall& call) {
+  if (auto refused = require_credits(call.team, 1)) return *refused;
+  const bool ignore_invalid = call.body.value("ignoreInvalidURLs", call.version == "v2");
+  std::vector<std::string> valid;
+  json invalid = json::array();
+  json details = json::array();
+  const auto& urls = call.body.at("urls");
+  for (std::size_t i = 0; i < urls.size(); ++i) {
+    const std::string url = urls[i].get<std::string>();
+    if (is_scrapable_url(url)) {
+      valid.push_back(url);
+      continue;
+    }
+    invalid.push_back(url);
+    details.push_back({{"code", "invalid_string"},
+                       {"path", json::array({"urls", i})},
+                       {"message", "Invalid URL '" + url + "'"}});
+  }
+  if (!ignore_invalid && !invalid.empty()) {
+    std::string names;
+    for (const auto& u : invalid) names += (names.empty() ? "" : ", ") + u.get<std::string>();
+    return http::Response::error(400, "Invalid URLs: " + names, "BAD_REQUEST", details);
+  }
+  json scrape_options = call.body;
+  for (const char* key : {"urls", "webhook", "maxConcurrency", "ignoreInvalidURLs",
+                          "appendToId"}) {
+    scrape_options.erase(key);
+  }
+  if (auto refused = check_scrape_options(scrape_options, call.version, call.team)) {
+    return *refused;
+  }
+  if (auto refused = check_webhook(call.body)) return *refused;
+  std::string id;
+  if (call.body.contains("appendToId")) {
+    // appendToId: the URLs join the team's existing batch (another team's id is not found,
+    // where the service does not check ownership: no access to another team's results).
+    id = call.body.at("appendToId").get<std::string>();
+    switch (jobs_->append_batch(call.team, call.version, id, scrape_options, valid)) {
+      case JobEngine::AppendOutcome::appended: break;
+      case JobEngine::AppendOutcome::not_found: return http::Response::error(404, "Job not found");
+      case JobEngine::AppendOutcome::expired: return http::Response::error(404, "Job expired");
+      case JobEngine::AppendOutcome::already_finished:
+        return http::Response::error(409, "Job already finished");
+    }
+  } else {
+    id = jobs_->start_batch(call.team, call.version, std::move(call.body), valid)->id;
+  }
+  json out = {{"success", true},
+              {"id", id},
+              {"url", public_base(call.request) + "/" + call.version + "/batch/scrape/" + id}};
+  // v2 always reports invalidURLs when ignoring them; v1 leaves the field out unless asked.
+  if (ignore_invalid) out["invalidURLs"] = invalid;
+  return http::Response::json(200, out);
+}
+
+http::Response MockServer::job_errors(ApiCall& call, JobKind kind) {
+  std::shared_ptr<jobs::Job> job;
+  const auto lookup = jobs_->find(call.params.at("id"), call.team.id, kind, job);
+  // Unlike its status, a job's errors answer another team that the job exists.
+  if (lookup == JobEngine::Lookup::other_team) return http::Response::error(403, "Forbidden");
+  if (lookup != JobEngine::Lookup::found) return not_found_or_expired(lookup);
+  return http::Response::json(200, jobs_->errors_body(*job));
 }
 
 std::optional<http::WebSocketRoute> MockServer::watch_crawl(const http::Request& request) {
@@ -330,14 +334,14 @@ void MockServer::add_job_resource_routes(const std::string& prefix, jobs::JobKin
       case JobEngine::CancelOutcome::expired: return http::Response::error(404, "Job expired");
       case JobEngine::CancelOutcome::not_found: break;
     }
+    // --inject-fault bare-cancel-errors: as the Aug-2025 build, without `success`.
+    if (config_.has_fault("bare-cancel-errors")) {
+      return http::Response::json(404, {{"error", "Job not found"}});
+    }
     return http::Response::error(404, "Job not found");
   });
-  api("GET", prefix + "/{id}/errors", "", [this, kind](ApiCall& call) {
-    std::shared_ptr<jobs::Job> job;
-    const auto lookup = jobs_->find(call.params.at("id"), call.team.id, kind, job);
-    if (lookup != JobEngine::Lookup::found) return not_found_or_expired(lookup);
-    return http::Response::json(200, jobs_->errors_body(*job));
-  });
+  api("GET", prefix + "/{id}/errors", "",
+      [this, kind](ApiCall& call) { return job_errors(call, kind); });
 }
 
 }  // namespace webdata::mock

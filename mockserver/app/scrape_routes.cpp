@@ -43,8 +43,14 @@ void MockServer::add_scrape_routes() {
           scraper_->scrape_deferred(call.body, call.version, call.team);
       http::Response response = [&]() -> http::Response {
         if (outcome.failure) {
-          return http::Response::error(outcome.failure->http_status, outcome.failure->message,
-                                       outcome.failure->code);
+          // The service's v2 scrape waits in its concurrency queue, and says so on a timeout.
+          const bool queued =
+              call.version == "v2" && outcome.failure->message == "Scrape timed out";
+          return http::Response::error(
+              outcome.failure->http_status,
+              queued ? "Scrape timed out after waiting in the concurrency limit queue"
+                     : outcome.failure->message,
+              outcome.failure->code);
         }
         if (!teams_.try_charge(call.team.id, outcome.credits)) {
           return *require_credits(call.team, outcome.credits);
@@ -72,7 +78,9 @@ void MockServer::add_scrape_routes() {
       }
       std::transform(id.begin(), id.end(), id.begin(),
                      [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-      // --inject-fault no-scrape-store: a self-hosted deployment has no database to read from.
+      // --inject-fault no-scrape-store: a self-hosted deployment has no database to read from;
+      // no-database: the one recorded answers 500 for want of it.
+      if (config_.has_fault("no-database")) return database_unavailable();
       if (config_.has_fault("no-scrape-store")) {
         return http::Response::error(404, "Job not found.");
       }

@@ -71,6 +71,10 @@ struct ExtractSettings {
   std::size_t max_pages = 50;   ///< Pages one job reads, at most.
   std::chrono::milliseconds pacing{20};  ///< A job's next page starts this long after one ends.
   int workers = 2;                       ///< Jobs run at once; the rest wait in order.
+  /// --inject-fault no-llm-key: a deployment without a model key fails every job.
+  bool no_model = false;
+  /// --inject-fault baseline-fields: the status without creditsUsed and tokensUsed.
+  bool baseline_fields = false;
 };
 
 /// Runs extract jobs on its own workers and keeps them for 24 h after they end. Thread-safe.
@@ -97,6 +101,8 @@ class ExtractEngine {
 
  private:
   void run(ExtractJob& job);
+  /// What a job does without a model: it fails after its first step.
+  void fail_without_model(ExtractJob& job);
   /// The pages the request stands for: plain URLs as given, globs expanded (deduplicated).
   std::vector<std::string> expand(const ExtractRequest& request,
                                   std::vector<std::string>& warnings) const;

@@ -34,6 +34,9 @@ struct EngineSettings {
   bool fault_repeat_skip = false;  ///< --inject-fault repeat-skip: `next` repeats a document.
   bool fault_ignore_skip = false;  ///< --inject-fault ignore-skip: chunks start at document 0.
   bool fault_cancel_finished_flips = false;  ///< --inject-fault cancel-finished-flips.
+  bool fault_ignore_limit = false;    ///< --inject-fault ignore-limit: status ignores `limit`.
+  bool fault_one_job_store = false;   ///< --inject-fault one-job-store: kinds share their ids.
+  bool fault_baseline_fields = false;  ///< --inject-fault baseline-fields: no robots warning.
 };
 
 /// Receives job events in order (see JobEvent); `data` is `[document]` for a page event and
@@ -71,7 +74,8 @@ class JobEngine {
   JobEngine& operator=(const JobEngine&) = delete;
 
   /// Starts a crawl of `options["url"]` (validated body, defaults applied; the caller has
-  /// checked the URL, regexes and scrape options).
+  /// checked the URL, regexes and scrape options). As the service does, its `limit` is cut to
+  /// the team's credits when they are fewer.
   std::shared_ptr<Job> start_crawl(const Team& team, const std::string& version,
                                    nlohmann::json options);
   /// Starts a batch scrape of `urls` (already filtered to valid ones).
@@ -86,9 +90,10 @@ class JobEngine {
   AppendOutcome append_batch(const Team& team, const std::string& version, const std::string& id,
                              nlohmann::json scrape_options, std::vector<std::string> urls);
 
-  enum class Lookup { found, not_found, expired };
+  enum class Lookup { found, not_found, expired, other_team };
   /// The team's job of this kind. Past its retention the job is `expired` (its documents are
-  /// dropped then; the id stays known as a tombstone).
+  /// dropped then; the id stays known as a tombstone); a job of this kind that another team
+  /// started is `other_team` (most routes answer it as not found).
   Lookup find(const std::string& id, const std::string& team_id, JobKind kind,
               std::shared_ptr<Job>& out);
 

@@ -412,13 +412,22 @@ Outcome Scraper::scrape_pdf(const json& options, const std::string& version,
 
 Outcome Scraper::scrape_deferred(const json& options, const std::string& version,
                                  const Team& team, std::chrono::steady_clock::time_point start) {
-  return scrape_page(options, version, team, nullptr, start);
+  Outcome out;
+  out.ready_at = start;
+  out.failure = refused_by_conditions(options, version);
+  if (out.failure) return out;
+  const auto changed = options_under_conditions(options);
+  out = scrape_page(changed ? *changed : options, version, team, nullptr, start);
+  finish(out, version);
+  return out;
 }
 
 Outcome Scraper::scrape_upload(const json& options, const Upload& upload, const Team& team) {
   json with_url = options;
   with_url["url"] = upload.url;
-  return scrape_page(with_url, "v2", team, &upload, {});
+  Outcome out = scrape_page(with_url, "v2", team, &upload, {});
+  finish(out, "v2");
+  return out;
 }
 
 Outcome Scraper::scrape_page(const json& options, const std::string& version, const Team& team,
