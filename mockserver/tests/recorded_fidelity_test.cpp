@@ -32,13 +32,7 @@ struct Fixture {
   static webdata::mock::Config config() {
     auto config = RunningMock::quiet_config();
     config.page_pacing_ms = 0;
-    webdata::mock::TeamConfig one;
-    one.id = "team-1";
-    one.keys = {"test-key"};
-    webdata::mock::TeamConfig two;
-    two.id = "team-2";
-    two.keys = {"other-key"};
-    config.teams = {one, two};
+    config.teams = {{"team-1", {"test-key"}}, {"team-2", {"other-key"}}};
     return config;
   }
 
