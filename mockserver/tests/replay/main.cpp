@@ -65,7 +65,13 @@ Options parse(int argc, char** argv) {
       throw std::runtime_error("unknown or incomplete option '" + arg + "'");
     }
   }
-  if (!o.get("jobs").empty()) o.jobs = std::max(1, std::stoi(o.get("jobs")));
+  if (!o.get("jobs").empty()) {
+    const std::string& n = o.get("jobs");
+    if (n.find_first_not_of("0123456789") != std::string::npos || n.size() > 3 || n == "0") {
+      throw std::runtime_error("--jobs needs a number of scenarios from 1 to 999");
+    }
+    o.jobs = std::stoul(n);
+  }
   return o;
 }
 
