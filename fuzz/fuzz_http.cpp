@@ -42,7 +42,8 @@ mock::MockServer& server() {
     config.server.access_log = false;
     config.admin = true;
     config.page_pacing_ms = 0;
-    config.web_root = std::string(WEBDATA_FUZZ_FIXTURES) + "/web";
+    config.web_roots = {std::string(WEBDATA_FUZZ_FIXTURES) + "/web"};
+    config.bundled_web = false;
     instance = new mock::MockServer(config, server_log());  // never started: no sockets
   }
   return *instance;

@@ -100,45 +100,10 @@ int detach_or_exit(const std::string& log_file) {
   return fds[1];
 }
 
-// Flags that control the process rather than the server (documented in usage()); taken out of
-// the arguments before the server's own parser sees them.
-struct ProcessFlags {
-  std::string ready_file;  // written with the base URL once the server accepts connections
-  std::string pid_file;    // written with the process id at start
-  bool detach = false;     // run in the background; return once ready, printing the URL
-  std::string log_file;    // where a detached server's output goes (default: nowhere)
-};
-
-// Returns an error text, or "" with the flags moved from `args` into `flags`.
-std::string take_process_flags(std::vector<std::string>& args, ProcessFlags& flags) {
-  std::vector<std::string> rest;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    auto value = [&](std::string& out) {
-      if (i + 1 >= args.size() || args[i + 1].empty()) return false;
-      out = args[++i];
-      return true;
-    };
-    if (arg == "--ready-file") {
-      if (!value(flags.ready_file)) return "--ready-file needs a path";
-    } else if (arg == "--pid-file") {
-      if (!value(flags.pid_file)) return "--pid-file needs a path";
-    } else if (arg == "--log-file") {
-      if (!value(flags.log_file)) return "--log-file needs a path";
-    } else if (arg == "--detach") {
-      flags.detach = true;
-    } else {
-      rest.push_back(arg);
-    }
-  }
-  if (!flags.log_file.empty() && !flags.detach) return "--log-file needs --detach";
-  args = std::move(rest);
-  return "";
-}
-
-/// A ready file left by a run that was killed (no clean-up) would tell a script polling for it
-/// that this run is ready before it is, or even when it fails to start: it goes first.
-bool remove_old_ready_file(const std::string& path) {
+// A ready file left by a run that was killed (no clean-up) would tell a script polling for it
+// that this run is ready before it is, or even when it fails to start: it goes first, also when
+// the flags are refused. False (and why on stderr) when it cannot be removed.
+bool remove_stale_ready_file(const std::string& path) {
   if (path.empty()) return true;
   std::error_code ec;
   std::filesystem::remove(path, ec);
@@ -164,14 +129,9 @@ void warn_of_faults(const webdata::mock::Config& config) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  ProcessFlags process;
-  if (const auto err = take_process_flags(args, process); !err.empty()) {
-    std::cerr << "webdata-mock: " << err << "\nTry 'webdata-mock --help'.\n";
-    return 2;
-  }
-  if (!remove_old_ready_file(process.ready_file)) return 2;
-  auto parsed = webdata::mock::parse_args(args);
+  const auto parsed = webdata::mock::parse_args(std::vector<std::string>(argv + 1, argv + argc));
+  const auto& process = parsed.process;
+  if (!remove_stale_ready_file(process.ready_file)) return 2;
   if (!parsed.config) {
     (parsed.exit_code == 0 ? std::cout : std::cerr) << parsed.message << "\n";
     return parsed.exit_code;

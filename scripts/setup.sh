@@ -12,8 +12,10 @@ packages=(
   libvalijson-dev        # JSON Schema validation
   libgumbo-dev           # HTML parsing in the content pipeline
   libpoppler-cpp-dev     # PDF text for the mock's pdf parser
-  zlib1g-dev             # PNG screenshots
+  zlib1g-dev             # PNG screenshots, gzip-compressed sitemaps
   libsqlite3-dev         # job persistence in the mock
+  libpugixml-dev         # sitemaps (XML) in the mock's crawler and map
+  libcli11-dev           # webdata-mock's command line
   catch2                 # tests (Catch2 2.13)
   doxygen                # SDK reference (the 'docs' target; a test checks it has no warnings)
 )

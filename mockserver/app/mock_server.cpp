@@ -18,7 +18,7 @@ MockServer::MockServer(Config config, std::ostream& log)
       journal_(config_.journal_limit) {
   teams_.set_clock(&clock_);
   web::VirtualWeb::Options web_options;
-  web_options.root = config_.web_root.empty() ? default_web_root() : config_.web_root;
+  for (const auto& root : config_.effective_web_roots()) web_options.roots.emplace_back(root);
   web_options.live_fetch = config_.live_fetch;
   web_options.allow_private_targets = config_.allow_private_targets;
   web_ = std::make_unique<web::VirtualWeb>(web_options);

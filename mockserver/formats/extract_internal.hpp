@@ -2,7 +2,7 @@
 
 // The json format's extraction (formats/extract.hpp), inside: shared by its parts.
 //   extract_evidence.cpp    what a page offers: labelled fields, tables, lists, links, JSON-LD
-//   extract_schema.cpp      how extraction reads a schema: flattening, types, conformance, defaults
+//   extract_schema.cpp      how extraction reads a schema: types, checked formats, defaults
 //   extract_values.cpp      scalar values: labels, kinds, enums, conversion to the schema's type
 //   extract_structures.cpp  objects and arrays: sub-contexts, repeated groups, table rows
 //   extract.cpp             the Extractor's set-up, prompt-only extraction and the public functions
@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 #include <webdata/contract/schema_walk.hpp>
+#include <webdata/contract/user_schema.hpp>
 
 #include "content/document.hpp"
 #include "formats/scan.hpp"
@@ -116,15 +117,21 @@ void flatten_json_ld(const json& value, Tokens prefix, std::vector<Field>& out, 
 
 // The schema as extraction reads it: one flattened object per node ($ref with its siblings,
 // allOf folded in) and, for anyOf / oneOf, the first branch that is not only null (the value is
-// what the caller wants filled).
+// what the caller wants filled). Whether a value conforms is valijson's answer (ADR 0021).
 class Schema {
  public:
-  explicit Schema(const json& root) : walker_(root) {}
+  explicit Schema(const json& root) : walker_(root), checker_(root, checked_formats()) {}
 
   json resolve(const json& schema) const {
     json flat = walker_.flatten(contract::SchemaNode{nullptr, &schema}, first_not_null);
     return flat.is_object() ? flat : json::object();
   }
+
+  // Whether `v` satisfies `s`, a node of the root schema (or a resolved copy of one).
+  bool conforms(const json& v, const json& s) const { return checker_.accepts(v, s); }
+
+  // The formats an answer must have (the others are annotations), as ECMAScript patterns.
+  static std::map<std::string, std::string> checked_formats();
 
  private:
   static std::optional<std::size_t> first_not_null(const std::vector<json>& branches) {
@@ -136,13 +143,16 @@ class Schema {
   }
 
   contract::SchemaWalker walker_;
+  contract::UserSchema checker_;
 };
 
 // The schema's types; without a `type` keyword, the type its other keywords imply.
 std::vector<std::string> types_of(const json& s);
 bool allows(const json& s, const std::string& type);
-// Whether `v` satisfies schema `s` as far as extraction's subset reaches.
-bool conforms(const json& v, const json& s, const Schema& schema, int depth = 0);
+// Whether `v` satisfies `s` (a node of `schema`'s root).
+inline bool conforms(const json& v, const json& s, const Schema& schema) {
+  return schema.conforms(v, s);
+}
 // A number brought inside the schema's range and multipleOf (and integral for integers).
 std::optional<json> fit_number(double d, const json& s);
 // The value used when the page has no evidence: the schema's default, else the type's zero.

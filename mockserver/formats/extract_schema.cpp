@@ -3,9 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <memory>
-#include <regex>
-#include <set>
 
 namespace webdata::mock::formats::extraction {
 
@@ -31,109 +28,17 @@ bool allows(const json& s, const std::string& type) {
   return type == "integer" && std::find(types.begin(), types.end(), "number") != types.end();
 }
 
-bool matches_pattern(const std::string& value, const std::string& pattern) {
-  try {
-    std::regex re(pattern, std::regex::ECMAScript);
-    return std::regex_search(value, re);
-  } catch (const std::exception&) {
-    return true;  // a pattern std::regex cannot read: not ours to enforce
-  }
-}
-
-bool conforms_resolved(const json& v, const json& s, const Schema& schema, int depth) {
-  if (depth > kMaxDepth + 4) return true;
-  if (!contract::SchemaWalker::allowed_value(s, v)) return false;
-  if (s.contains("type")) {
-    bool ok = false;
-    for (const auto& t : types_of(s)) {
-      if ((t == "string" && v.is_string()) || (t == "number" && v.is_number()) ||
-          (t == "integer" &&
-           (v.is_number_integer() ||
-            (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>()))) ||
-          (t == "boolean" && v.is_boolean()) || (t == "null" && v.is_null()) ||
-          (t == "array" && v.is_array()) || (t == "object" && v.is_object())) {
-        ok = true;
-      }
-    }
-    if (!ok) return false;
-  }
-  if (v.is_string()) {
-    const std::string& str = v.get_ref<const std::string&>();
-    std::size_t len = detail::utf8_length(str);
-    if (s.contains("minLength") && s["minLength"].is_number() && len < s["minLength"].get<double>())
-      return false;
-    if (s.contains("maxLength") && s["maxLength"].is_number() && len > s["maxLength"].get<double>())
-      return false;
-    if (s.contains("pattern") && s["pattern"].is_string() &&
-        !matches_pattern(str, s["pattern"].get<std::string>())) {
-      return false;
-    }
-    std::string format = s.value("format", "");
-    if (format == "email" && !detail::looks_like_email(str)) return false;
-    if ((format == "uri" || format == "url") && !detail::looks_like_url(str)) return false;
-    if (format == "date" && !detail::looks_like_date(str)) return false;
-    if (format == "date-time" && !detail::looks_like_date_time(str)) return false;
-  }
-  if (v.is_number()) {
-    double d = v.get<double>();
-    auto num = [&](const char* k) -> std::optional<double> {
-      if (s.contains(k) && s[k].is_number()) return s[k].get<double>();
-      return std::nullopt;
-    };
-    if (auto m = num("minimum"); m && d < *m) return false;
-    if (auto m = num("maximum"); m && d > *m) return false;
-    if (auto m = num("exclusiveMinimum"); m && d <= *m) return false;
-    if (auto m = num("exclusiveMaximum"); m && d >= *m) return false;
-    if (auto m = num("multipleOf"); m && *m > 0) {
-      double q = d / *m;
-      if (std::fabs(q - std::round(q)) > 1e-9) return false;
-    }
-  }
-  if (v.is_array()) {
-    if (s.contains("minItems") && s["minItems"].is_number() &&
-        v.size() < s["minItems"].get<double>())
-      return false;
-    if (s.contains("maxItems") && s["maxItems"].is_number() &&
-        v.size() > s["maxItems"].get<double>())
-      return false;
-    if (s.value("uniqueItems", false)) {
-      for (std::size_t i = 0; i < v.size(); ++i) {
-        for (std::size_t j = i + 1; j < v.size(); ++j) {
-          if (v[i] == v[j]) return false;
-        }
-      }
-    }
-    if (s.contains("items") && s["items"].is_object()) {
-      for (const auto& item : v) {
-        if (!conforms(item, s["items"], schema, depth + 1)) return false;
-      }
-    }
-  }
-  if (v.is_object()) {
-    if (s.contains("required") && s["required"].is_array()) {
-      for (const auto& r : s["required"]) {
-        if (r.is_string() && !v.contains(r.get<std::string>())) return false;
-      }
-    }
-    const json* props =
-        s.contains("properties") && s["properties"].is_object() ? &s["properties"] : nullptr;
-    for (auto it = v.begin(); it != v.end(); ++it) {
-      if (props != nullptr && props->contains(it.key())) {
-        if (!conforms(it.value(), (*props)[it.key()], schema, depth + 1)) return false;
-      } else if (s.contains("additionalProperties")) {
-        const json& ap = s["additionalProperties"];
-        if (ap.is_boolean() && !ap.get<bool>()) return false;
-        if (ap.is_object() && !conforms(it.value(), ap, schema, depth + 1)) return false;
-      }
-    }
-  }
-  return true;
-}
-
-bool conforms(const json& v, const json& s, const Schema& schema, int depth) {
-  if (s.is_boolean()) return s.get<bool>();
-  if (!s.is_object()) return true;
-  return conforms_resolved(v, schema.resolve(s), schema, depth);
+std::map<std::string, std::string> Schema::checked_formats() {
+  // What a string must look like to stand for a value of that format in an answer.
+  static const std::string date = "[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])";
+  static const std::string time =
+      "T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})";
+  static const std::string url = "^[A-Za-z0-9+.-]+://\\S+$";
+  return {{"email", "^[^@\\s<>\"]+@[^@\\s<>\"]+\\.[^@\\s<>\".]+$"},
+          {"uri", url},
+          {"url", url},
+          {"date", "^" + date + "$"},
+          {"date-time", "^" + date + time + "$"}};
 }
 
 // A number brought inside the schema's range and multipleOf (and integral for integers).

@@ -363,19 +363,6 @@ bool looks_like_url(std::string_view s) {
   return s.size() > colon + 3;
 }
 
-bool looks_like_date(std::string_view s) {
-  std::size_t end = 0;
-  auto d = iso_at(s, 0, end);
-  return d && s.size() == 10 && end == 10;
-}
-
-bool looks_like_date_time(std::string_view s) {
-  std::size_t end = 0;
-  auto d = iso_at(s, 0, end);
-  return d && end == s.size() && s.size() >= 20 && s[10] == 'T' &&
-         (s.back() == 'Z' || s[s.size() - 6] == '+' || s[s.size() - 6] == '-');
-}
-
 std::vector<std::string> find_emails(std::string_view t) {
   std::vector<std::string> out;
   auto local_char = [](char c) {

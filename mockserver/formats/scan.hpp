@@ -38,7 +38,5 @@ std::optional<bool> parse_bool(std::string_view text);
 
 bool looks_like_email(std::string_view s);
 bool looks_like_url(std::string_view s);
-bool looks_like_date(std::string_view s);       ///< YYYY-MM-DD
-bool looks_like_date_time(std::string_view s);  ///< RFC 3339 date-time
 
 }  // namespace webdata::mock::formats::detail

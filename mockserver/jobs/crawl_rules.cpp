@@ -2,9 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <deque>
-#include <iterator>
-#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -31,20 +28,6 @@ std::string strip_www(const std::string& host) {
 
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-std::string xml_unescape(std::string s) {
-  static const std::pair<const char*, const char*> entities[] = {
-      {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&apos;", "'"}, {"&amp;", "&"}};
-  for (const auto& [from, to] : entities) {
-    std::string::size_type pos = 0;
-    const std::string f = from;
-    while ((pos = s.find(f, pos)) != std::string::npos) {
-      s.replace(pos, f.size(), to);
-      pos += std::char_traits<char>::length(to);
-    }
-  }
-  return s;
 }
 
 }  // namespace
@@ -145,54 +128,6 @@ bool RobotsTxt::allowed(const std::string& path_and_query) const {
     }
   }
   return best == nullptr || best->allow;
-}
-
-// ---------------------------------------------------------------------------------------------
-// sitemaps
-
-Sitemap parse_sitemap(const std::string& xml) {
-  Sitemap out;
-  out.is_index = xml.find("<sitemapindex") != std::string::npos;
-  std::size_t pos = 0;
-  while ((pos = xml.find("<loc>", pos)) != std::string::npos) {
-    const auto start = pos + 5;
-    const auto end = xml.find("</loc>", start);
-    if (end == std::string::npos) break;
-    std::string loc = trim(xml.substr(start, end - start));
-    if (loc.rfind("<![CDATA[", 0) == 0 && ends_with(loc, "]]>")) {
-      loc = trim(loc.substr(9, loc.size() - 12));
-    } else {
-      loc = xml_unescape(loc);
-    }
-    if (!loc.empty()) out.locations.push_back(loc);
-    pos = end + 6;
-  }
-  return out;
-}
-
-void follow_sitemaps(std::vector<std::string> start,
-                     const std::function<std::optional<std::string>(const std::string&)>& fetch,
-                     const std::function<void(const std::string&)>& on_page,
-                     const std::function<bool()>& stop) {
-  constexpr std::size_t kMaxSitemaps = 50;
-  std::deque<std::string> queue(std::make_move_iterator(start.begin()),
-                                std::make_move_iterator(start.end()));
-  std::set<std::string> visited;
-  while (!queue.empty() && visited.size() < kMaxSitemaps && !(stop && stop())) {
-    const std::string next = std::move(queue.front());
-    queue.pop_front();
-    if (!visited.insert(next).second) continue;
-    const auto text = fetch(next);
-    if (!text) continue;
-    const Sitemap sitemap = parse_sitemap(*text);
-    for (const auto& loc : sitemap.locations) {
-      if (sitemap.is_index) {
-        queue.push_back(loc);
-      } else {
-        on_page(loc);
-      }
-    }
-  }
 }
 
 // ---------------------------------------------------------------------------------------------

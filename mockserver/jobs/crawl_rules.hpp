@@ -1,6 +1,5 @@
 #pragma once
 
-#include <functional>
 #include <optional>
 #include <regex>
 #include <string>
@@ -8,8 +7,8 @@
 
 #include "core/url.hpp"
 
-// Pure rules of a crawl: robots.txt, sitemaps, scope, URL identity. No I/O here, so each rule is
-// tested on its own (mockserver/tests/crawl_rules_test.cpp).
+// Pure rules of a crawl: robots.txt, scope, URL identity (sitemaps: jobs/sitemap.hpp). No I/O
+// here, so each rule is tested on its own (mockserver/tests/crawl_rules_test.cpp).
 
 namespace webdata::mock::jobs {
 
@@ -34,21 +33,6 @@ class RobotsTxt {
   std::vector<Rule> rules_;
   std::vector<std::string> sitemaps_;
 };
-
-/// The `<loc>` entries of a sitemap or sitemap index.
-struct Sitemap {
-  bool is_index = false;              ///< `<sitemapindex>`: the locations are further sitemaps.
-  std::vector<std::string> locations;
-};
-Sitemap parse_sitemap(const std::string& xml);
-
-/// Reads the sitemaps in `start` in order, following indexes breadth first, and hands each page
-/// URL to `on_page`. A sitemap is read once; 50 at most, so a hostile index cannot loop; `fetch`
-/// answers nullopt for a sitemap that cannot be read (skipped). Stops early when `stop` says so.
-void follow_sitemaps(std::vector<std::string> start,
-                     const std::function<std::optional<std::string>(const std::string&)>& fetch,
-                     const std::function<void(const std::string&)>& on_page,
-                     const std::function<bool()>& stop = {});
 
 /// Which URLs a crawl may visit (specification 4.7, wire-decisions section 7).
 struct ScopeOptions {

@@ -8,6 +8,7 @@
 #include "core/time.hpp"
 #include "core/buffers.hpp"
 #include "jobs/crawl_rules.hpp"
+#include "jobs/sitemap.hpp"
 #include "jobs/persistence.hpp"
 #include "core/url.hpp"
 #include "core/json_text.hpp"

@@ -6,6 +6,7 @@
 
 #include "content/document.hpp"
 #include "jobs/crawl_rules.hpp"
+#include "jobs/sitemap.hpp"
 
 namespace webdata::mock::jobs {
 

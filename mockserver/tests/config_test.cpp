@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "app/config.hpp"
+#include "temp_dir.hpp"
 
 using webdata::mock::Config;
 using webdata::mock::parse_args;
@@ -113,24 +114,7 @@ TEST_CASE("to_json masks keys and secrets", "[config]") {
 
 namespace {
 
-// A fresh directory under the system's temporary directory, removed on destruction.
-struct TempDir {
-  TempDir() {
-    char name[] = "/tmp/webdata-config-test-XXXXXX";
-    if (mkdtemp(name) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path = name;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-  void write(const std::string& relative, const std::string& text) const {
-    const auto file = std::filesystem::path(path) / relative;
-    std::filesystem::create_directories(file.parent_path());
-    std::ofstream(file) << text;
-  }
-  std::string path;
-};
+using webdata::testing::TempDir;
 
 const char* const kMapping =
     R"({"request": {"method": "GET", "url": "/"}, "response": {"status": 200, "body": "hi"}})";
@@ -165,7 +149,7 @@ TEST_CASE("a fixture root that is missing or empty is refused at start, naming t
   stubs.write("mappings/nested/root.json", kMapping);
   const auto ok = parse_args({"--web-root", stubs.path, "--api-stubs", stubs.path});
   REQUIRE(ok.config);
-  CHECK(ok.config->web_root == stubs.path);
+  CHECK(ok.config->web_roots == std::vector<std::string>{stubs.path});
   CHECK(ok.config->api_stub_root == stubs.path);
 
   // A generated-sites file alone is a virtual web, but not a set of API stubs.
@@ -209,4 +193,62 @@ TEST_CASE("the --inject-fault flag combines faults, comma-separated or repeated,
     CHECK(parse_args({"--inject-fault", name}).config);
     CHECK(parse_args({"--help"}).message.find(name) != std::string::npos);
   }
+}
+
+TEST_CASE("flags are read in order: --config between flags, --flag=value, repeated values",
+          "[config]") {
+  TempDir dir;
+  dir.write("mock.json", R"({"port": 4000, "threads": 3})");
+  const std::string file = dir.path + "/mock.json";
+  // A flag before --config is overridden by the file; one after it overrides the file.
+  const auto parsed =
+      parse_args({"--port", "5000", "--threads=4", "--config", file, "--threads", "5"});
+  REQUIRE(parsed.config);
+  CHECK(parsed.config->server.port == 4000);
+  CHECK(parsed.config->server.threads == 5);
+  CHECK(parse_args({"--port=4100"}).config->server.port == 4100);
+  // A repeated single-value flag: the last wins, as before.
+  CHECK(parse_args({"--port", "4200", "--port", "4300"}).config->server.port == 4300);
+  // A refusal names the flag and the range, CLI11's own ones included (exit 2 for all).
+  const auto range = parse_args({"--port=70000"});
+  CHECK(range.exit_code == 2);
+  CHECK_THAT(range.message, Catch::Contains("--port needs a number from 0 to 65535") &&
+                                Catch::Contains("Try 'webdata-mock --help'."));
+  const auto missing = parse_args({"--threads"});
+  CHECK(missing.exit_code == 2);
+  CHECK_THAT(missing.message,
+             Catch::StartsWith("webdata-mock: --threads needs a number from 1 to 256"));
+  CHECK_THAT(parse_args({"--frobnicate", "x"}).message,
+             Catch::Contains("webdata-mock: unknown option '--frobnicate'"));
+}
+
+TEST_CASE("process flags come back with the config, and --log-file needs --detach", "[config]") {
+  const auto parsed = parse_args({"--ready-file", "/tmp/r", "--pid-file", "/tmp/p", "--detach",
+                                  "--log-file", "/tmp/l"});
+  REQUIRE(parsed.config);
+  CHECK(parsed.process.ready_file == "/tmp/r");
+  CHECK(parsed.process.pid_file == "/tmp/p");
+  CHECK(parsed.process.detach);
+  CHECK(parsed.process.log_file == "/tmp/l");
+  const auto lonely = parse_args({"--log-file", "/tmp/l"});
+  CHECK(lonely.exit_code == 2);
+  CHECK_THAT(lonely.message, Catch::Contains("--log-file needs --detach"));
+  // A refused start still tells main which ready file to remove.
+  const auto refused = parse_args({"--ready-file", "/tmp/r", "--port", "x"});
+  CHECK_FALSE(refused.config);
+  CHECK(refused.process.ready_file == "/tmp/r");
+}
+
+TEST_CASE("the help lists every flag by group, the faults and how to stop", "[config]") {
+  const auto help = parse_args({"-h"}).message;
+  for (const char* text :
+       {"Usage: webdata-mock", "Server:", "Teams and keys:", "Virtual web and behaviour:",
+        "Running in scripts and CI:", "Other:", "--host ADDR", "--api-key KEY[:TEAM]",
+        "--web-root DIR", "--no-bundled-web", "--ready-file PATH", "--detach", "--log-file PATH",
+        "--print-config", "-h,--help", "Stop it with Ctrl-C"}) {
+    INFO(text);
+    CHECK_THAT(help, Catch::Contains(text));
+  }
+  CHECK(help.find("Server:") < help.find("Other:"));
+  CHECK(help == webdata::mock::usage());
 }

@@ -1,9 +1,6 @@
-// The crawler's pure rules: robots.txt, sitemaps, scope, URL identity, chunking.
+// The crawler's pure rules: robots.txt, scope, URL identity, chunking (sitemaps: sitemap_test).
 #include <catch2/catch.hpp>
 
-#include <algorithm>
-#include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,65 +39,6 @@ Disallow: /
   CHECK(RobotsTxt().allowed("/x"));
   CHECK(RobotsTxt::parse("User-agent: *\nDisallow:\n").allowed("/x"));
   CHECK(RobotsTxt::parse("garbage\n\0\xff binary").allowed("/x"));
-}
-
-TEST_CASE("sitemaps and sitemap indexes", "[crawl-rules]") {
-  const auto map = parse_sitemap(R"(<?xml version="1.0"?>
-<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
-  <url><loc>https://docs.test/a?x=1&amp;y=2</loc></url>
-  <url><loc> https://docs.test/b </loc><lastmod>2026-01-01</lastmod></url>
-  <url><loc><![CDATA[https://docs.test/c]]></loc></url>
-</urlset>)");
-  CHECK_FALSE(map.is_index);
-  CHECK(map.locations ==
-        std::vector<std::string>{"https://docs.test/a?x=1&y=2", "https://docs.test/b",
-                                 "https://docs.test/c"});
-  const auto index = parse_sitemap(
-      "<sitemapindex><sitemap><loc>https://docs.test/s1.xml</loc></sitemap></sitemapindex>");
-  CHECK(index.is_index);
-  CHECK(index.locations.size() == 1);
-  CHECK(parse_sitemap("<loc>unterminated").locations.empty());
-}
-
-TEST_CASE("sitemap indexes are followed breadth first, each sitemap once, 50 at most",
-          "[crawl-rules]") {
-  // A site whose index names itself, a missing sitemap and a chain of 60 further indexes.
-  std::map<std::string, std::string> site;
-  site["https://s.test/index.xml"] =
-      "<sitemapindex><sitemap><loc>https://s.test/index.xml</loc></sitemap>"
-      "<sitemap><loc>https://s.test/pages.xml</loc></sitemap>"
-      "<sitemap><loc>https://s.test/missing.xml</loc></sitemap>"
-      "<sitemap><loc>https://s.test/chain0.xml</loc></sitemap></sitemapindex>";
-  site["https://s.test/pages.xml"] =
-      "<urlset><url><loc>https://s.test/a</loc></url><url><loc>https://s.test/b</loc></url>"
-      "</urlset>";
-  for (int i = 0; i < 60; ++i) {
-    site["https://s.test/chain" + std::to_string(i) + ".xml"] =
-        "<sitemapindex><sitemap><loc>https://s.test/chain" + std::to_string(i + 1) +
-        ".xml</loc></sitemap></sitemapindex>";
-  }
-  std::vector<std::string> fetched;
-  auto fetch = [&](const std::string& url) -> std::optional<std::string> {
-    fetched.push_back(url);
-    auto it = site.find(url);
-    if (it == site.end()) return std::nullopt;
-    return it->second;
-  };
-  std::vector<std::string> pages;
-  follow_sitemaps({"https://s.test/index.xml", "https://s.test/pages.xml"}, fetch,
-                  [&](const std::string& loc) { pages.push_back(loc); });
-  CHECK(pages == std::vector<std::string>{"https://s.test/a", "https://s.test/b"});
-  CHECK(std::count(fetched.begin(), fetched.end(), "https://s.test/index.xml") == 1);
-  CHECK(std::count(fetched.begin(), fetched.end(), "https://s.test/pages.xml") == 1);
-  CHECK(fetched.size() == 50);  // the chain is cut off: a hostile index cannot loop
-
-  fetched.clear();
-  pages.clear();
-  follow_sitemaps({"https://s.test/pages.xml", "https://s.test/index.xml"}, fetch,
-                  [&](const std::string& loc) { pages.push_back(loc); },
-                  [&] { return !pages.empty(); });
-  CHECK(fetched == std::vector<std::string>{"https://s.test/pages.xml"});
-  CHECK(pages.size() == 2);
 }
 
 TEST_CASE("scope: children of the start path, domain, subdomains, external", "[crawl-rules]") {

@@ -27,6 +27,9 @@ struct Mapping {
   json document;  // as given, plus id and uuid
   std::string source;
   std::uint64_t sequence = 0;
+  /// Index of the fixture root the mapping came from; a later root lies over an earlier one
+  /// whatever the priorities (admin mappings join the latest root).
+  std::size_t layer = 0;
   int priority = 5;
 
   std::optional<std::string> method;  // nullopt: ANY
@@ -201,17 +204,215 @@ bool request_matches(const Mapping& m, const PreparedRequest& r) {
   return true;
 }
 
-bool before(const std::shared_ptr<const Mapping>& a, const std::shared_ptr<const Mapping>& b) {
-  if (a->priority != b->priority) return a->priority < b->priority;
-  return a->sequence > b->sequence;
+/// The body of `bodyFileName` `name` from the `__files/` of the first of `roots` that has it.
+std::string read_body_file(const std::string& name,
+                           const std::vector<std::filesystem::path>& roots) {
+  const std::filesystem::path rel(name);
+  if (rel.is_absolute() || name.find("..") != std::string::npos || name.empty()) {
+    throw PatternError("'bodyFileName' must be a relative path inside __files/ without '..'");
+  }
+  if (roots.empty()) throw PatternError("'bodyFileName' needs a fixture root with __files/");
+  std::string searched;
+  for (const auto& root : roots) {
+    const auto path = root / "__files" / rel;
+    // Non-throwing: a name the OS refuses (too long, a loop) is a bad mapping, not a crash.
+    std::error_code fs_error;
+    if (std::filesystem::is_regular_file(path, fs_error)) return read_file(path);
+    searched += (searched.empty() ? "" : ", ") + (root / "__files").string();
+  }
+  throw PatternError("bodyFileName '" + name + "' not found in " + searched);
+}
+
+/// Matching order: the later root first, then WireMock's order within a root (priority, then
+/// the newer mapping).
+bool before(const Mapping& a, const Mapping& b) {
+  if (a.layer != b.layer) return a.layer > b.layer;
+  if (a.priority != b.priority) return a.priority < b.priority;
+  return a.sequence > b.sequence;
+}
+
+/// The mapping's id, priority and scenario fields.
+void compile_identity(const json& input, Mapping& m) {
+  if (input.contains("id")) {
+    m.id = get_string(input, "id", "mapping");
+  } else if (input.contains("uuid")) {
+    m.id = get_string(input, "uuid", "mapping");
+  } else {
+    m.id = uuid4();
+  }
+  if (m.id.empty()) throw PatternError("mapping 'id' must not be empty");
+  m.document["id"] = m.id;
+  m.document["uuid"] = m.id;
+  if (input.contains("priority")) {
+    if (!input.at("priority").is_number_integer()) {
+      throw PatternError("'priority' must be an integer");
+    }
+    m.priority = input.at("priority").get<int>();
+  }
+  if (input.contains("scenarioName")) m.scenario = get_string(input, "scenarioName", "mapping");
+  if (input.contains("requiredScenarioState")) {
+    m.required_state = get_string(input, "requiredScenarioState", "mapping");
+  }
+  if (input.contains("newScenarioState")) {
+    m.new_state = get_string(input, "newScenarioState", "mapping");
+  }
+  if (m.scenario.empty() && (m.required_state || m.new_state)) {
+    throw PatternError("requiredScenarioState/newScenarioState need a scenarioName");
+  }
+}
+
+/// The request matcher: method, URL, host, scheme, port, headers, query, body patterns.
+void compile_request(const json& input, Mapping& m) {
+  const json& req = input.at("request");
+  check_keys(req, kRequestKeys, "request");
+  if (req.contains("method")) {
+    const auto method = get_string(req, "method", "request");
+    if (method != "ANY") m.method = method;
+  }
+  int url_fields = 0;
+  for (const char* key : {"url", "urlPath", "urlPattern", "urlPathPattern"}) {
+    if (!req.contains(key)) continue;
+    ++url_fields;
+    const auto value = get_string(req, key, "request");
+    const std::string k = key;
+    if (k == "url") {
+      m.url_kind = Mapping::UrlKind::url;
+      m.url = value;
+      m.fixed_path = value;
+    } else if (k == "urlPath") {
+      m.url_kind = Mapping::UrlKind::path;
+      m.url = value;
+      m.fixed_path = value;
+    } else {
+      m.url_kind =
+          k == "urlPattern" ? Mapping::UrlKind::url_regex : Mapping::UrlKind::path_regex;
+      m.url = value;
+      m.url_regex = std::make_shared<Regex>(value);
+    }
+  }
+  if (url_fields > 1) throw PatternError("only one of url, urlPath, urlPattern, urlPathPattern");
+  if (req.contains("host")) {
+    m.host = ValuePattern::compile(req.at("host"));
+    if (auto h = equal_to_value(req.at("host"))) m.fixed_host = to_lower(*h);
+  }
+  if (req.contains("scheme")) {
+    const auto scheme = get_string(req, "scheme", "request");
+    if (scheme != "http" && scheme != "https")
+      throw PatternError("'scheme' must be http or https");
+    m.scheme = scheme;
+  }
+  if (req.contains("port")) {
+    if (!req.at("port").is_number_integer()) throw PatternError("'port' must be an integer");
+    m.port = req.at("port").get<int>();
+  }
+  if (req.contains("headers")) {
+    m.headers = compile_multi(req.at("headers"), "header");
+    for (const auto& [name, pattern] : req.at("headers").items()) {
+      if (!iequals(name, "Host")) continue;
+      if (auto h = equal_to_value(pattern)) {
+        m.fixed_host = to_lower(
+            h->substr(0, h->rfind(':') == std::string::npos ? h->size() : h->rfind(':')));
+      }
+    }
+  }
+  if (req.contains("queryParameters")) {
+    m.query = compile_multi(req.at("queryParameters"), "query parameter");
+  }
+  if (req.contains("bodyPatterns")) {
+    const auto& list = req.at("bodyPatterns");
+    if (!list.is_array()) throw PatternError("'bodyPatterns' must be an array");
+    for (const auto& p : list) {
+      try {
+        m.body.push_back(ValuePattern::compile(p));
+      } catch (const PatternError& e) {
+        throw PatternError(std::string("bodyPatterns: ") + e.what());
+      }
+    }
+  }
+}
+
+/// The response: status, headers, one body (`bodyFileName` from the first of `files` that has
+/// it), delay, fault.
+void compile_response(const json& input, const nlohmann::ordered_json& ordered,
+                      const std::vector<std::filesystem::path>& files, Mapping& m) {
+  const json& res = input.at("response");
+  if (!res.is_object()) throw PatternError("'response' must be an object");
+  check_keys(res, kResponseKeys, "response");
+  if (res.contains("status")) {
+    if (!res.at("status").is_number_integer())
+      throw PatternError("'status' must be an integer");
+    m.response.status = res.at("status").get<int>();
+    if (m.response.status < 100 || m.response.status > 599) {
+      throw PatternError("'status' must be 100..599");
+    }
+  }
+  if (res.contains("statusMessage")) {
+    m.response.status_message = get_string(res, "statusMessage", "response");
+  }
+  if (res.contains("headers")) {
+    const auto& headers = res.at("headers");
+    if (!headers.is_object()) throw PatternError("response 'headers' must be an object");
+    for (const auto& [name, value] : headers.items()) {
+      if (value.is_string()) {
+        m.response.headers.emplace_back(name, value.get<std::string>());
+      } else if (value.is_array()) {
+        for (const auto& v : value) {
+          if (!v.is_string())
+            throw PatternError("response header '" + name + "' values must be strings");
+          m.response.headers.emplace_back(name, v.get<std::string>());
+        }
+      } else {
+        throw PatternError("response header '" + name + "' must be a string or a list");
+      }
+    }
+  }
+  int bodies = 0;
+  if (res.contains("body")) {
+    ++bodies;
+    if (!res.at("body").is_string()) {
+      throw PatternError("response 'body' must be a string (use jsonBody for JSON)");
+    }
+    m.response.body = res.at("body").get<std::string>();
+  }
+  if (res.contains("jsonBody")) {
+    ++bodies;
+    m.response.body = ordered.at("response").at("jsonBody").dump();
+  }
+  if (res.contains("base64Body")) {
+    ++bodies;
+    auto decoded = base64_decode(get_string(res, "base64Body", "response"));
+    if (!decoded) throw PatternError("'base64Body' is not valid base64");
+    m.response.body = std::move(*decoded);
+  }
+  if (res.contains("bodyFileName")) {
+    ++bodies;
+    m.response.body = read_body_file(get_string(res, "bodyFileName", "response"), files);
+  }
+  if (bodies > 1) throw PatternError("only one of body, jsonBody, base64Body, bodyFileName");
+  if (res.contains("fixedDelayMilliseconds")) {
+    const auto& d = res.at("fixedDelayMilliseconds");
+    if (!d.is_number_integer() || d.get<long long>() < 0) {
+      throw PatternError("'fixedDelayMilliseconds' must be a non-negative integer");
+    }
+    m.response.delay = std::chrono::milliseconds(d.get<long long>());
+  }
+  if (res.contains("fault")) {
+    const auto name = get_string(res, "fault", "response");
+    const auto fault = parse_fault(name);
+    if (!fault) throw PatternError("unknown fault '" + name + "'");
+    m.response.fault = *fault;
+  }
 }
 
 }  // namespace
 
 StubStore::StubStore() = default;
 
-StubStore::StubStore(std::filesystem::path root) : root_(std::move(root)) {
-  load_files();
+StubStore::StubStore(std::filesystem::path root)
+    : StubStore(std::vector<std::filesystem::path>{std::move(root)}) {}
+
+StubStore::StubStore(std::vector<std::filesystem::path> roots) : roots_(std::move(roots)) {
+  for (std::size_t layer = 0; layer < roots_.size(); ++layer) load_files(roots_[layer], layer);
   loaded_ = mappings_;
 }
 
@@ -219,7 +420,9 @@ StubStore::~StubStore() = default;
 
 std::shared_ptr<const Mapping> StubStore::compile(const nlohmann::ordered_json& ordered,
                                                   const std::string& source,
-                                                  std::uint64_t sequence) const {
+                                                  std::uint64_t sequence,
+                                                  const std::vector<std::filesystem::path>& files,
+                                                  std::size_t layer) const {
   try {
     const json input = ordered;
     if (!input.is_object()) throw PatternError("a stub mapping must be a JSON object");
@@ -227,187 +430,17 @@ std::shared_ptr<const Mapping> StubStore::compile(const nlohmann::ordered_json& 
     auto m = std::make_shared<Mapping>();
     m->source = source;
     m->sequence = sequence;
+    m->layer = layer;
     m->document = input;
-    if (input.contains("id")) {
-      m->id = get_string(input, "id", "mapping");
-    } else if (input.contains("uuid")) {
-      m->id = get_string(input, "uuid", "mapping");
-    } else {
-      m->id = uuid4();
-    }
-    if (m->id.empty()) throw PatternError("mapping 'id' must not be empty");
-    m->document["id"] = m->id;
-    m->document["uuid"] = m->id;
-    if (input.contains("priority")) {
-      if (!input.at("priority").is_number_integer()) {
-        throw PatternError("'priority' must be an integer");
-      }
-      m->priority = input.at("priority").get<int>();
-    }
-    if (input.contains("scenarioName")) m->scenario = get_string(input, "scenarioName", "mapping");
-    if (input.contains("requiredScenarioState")) {
-      m->required_state = get_string(input, "requiredScenarioState", "mapping");
-    }
-    if (input.contains("newScenarioState")) {
-      m->new_state = get_string(input, "newScenarioState", "mapping");
-    }
-    if (m->scenario.empty() && (m->required_state || m->new_state)) {
-      throw PatternError("requiredScenarioState/newScenarioState need a scenarioName");
-    }
-
+    compile_identity(input, *m);
     if (!input.contains("request") || !input.at("request").is_object()) {
       throw PatternError("'request' object is missing");
     }
-    const json& req = input.at("request");
-    check_keys(req, kRequestKeys, "request");
-    if (req.contains("method")) {
-      const auto method = get_string(req, "method", "request");
-      if (method != "ANY") m->method = method;
-    }
-    int url_fields = 0;
-    for (const char* key : {"url", "urlPath", "urlPattern", "urlPathPattern"}) {
-      if (!req.contains(key)) continue;
-      ++url_fields;
-      const auto value = get_string(req, key, "request");
-      const std::string k = key;
-      if (k == "url") {
-        m->url_kind = Mapping::UrlKind::url;
-        m->url = value;
-        m->fixed_path = value;
-      } else if (k == "urlPath") {
-        m->url_kind = Mapping::UrlKind::path;
-        m->url = value;
-        m->fixed_path = value;
-      } else {
-        m->url_kind =
-            k == "urlPattern" ? Mapping::UrlKind::url_regex : Mapping::UrlKind::path_regex;
-        m->url = value;
-        m->url_regex = std::make_shared<Regex>(value);
-      }
-    }
-    if (url_fields > 1) throw PatternError("only one of url, urlPath, urlPattern, urlPathPattern");
-    if (req.contains("host")) {
-      m->host = ValuePattern::compile(req.at("host"));
-      if (auto h = equal_to_value(req.at("host"))) m->fixed_host = to_lower(*h);
-    }
-    if (req.contains("scheme")) {
-      const auto scheme = get_string(req, "scheme", "request");
-      if (scheme != "http" && scheme != "https")
-        throw PatternError("'scheme' must be http or https");
-      m->scheme = scheme;
-    }
-    if (req.contains("port")) {
-      if (!req.at("port").is_number_integer()) throw PatternError("'port' must be an integer");
-      m->port = req.at("port").get<int>();
-    }
-    if (req.contains("headers")) {
-      m->headers = compile_multi(req.at("headers"), "header");
-      for (const auto& [name, pattern] : req.at("headers").items()) {
-        if (!iequals(name, "Host")) continue;
-        if (auto h = equal_to_value(pattern)) {
-          m->fixed_host = to_lower(
-              h->substr(0, h->rfind(':') == std::string::npos ? h->size() : h->rfind(':')));
-        }
-      }
-    }
-    if (req.contains("queryParameters")) {
-      m->query = compile_multi(req.at("queryParameters"), "query parameter");
-    }
-    if (req.contains("bodyPatterns")) {
-      const auto& list = req.at("bodyPatterns");
-      if (!list.is_array()) throw PatternError("'bodyPatterns' must be an array");
-      for (const auto& p : list) {
-        try {
-          m->body.push_back(ValuePattern::compile(p));
-        } catch (const PatternError& e) {
-          throw PatternError(std::string("bodyPatterns: ") + e.what());
-        }
-      }
-    }
-
+    compile_request(input, *m);
     if (!input.contains("response")) {
       m->response.status = 200;
     } else {
-      const json& res = input.at("response");
-      if (!res.is_object()) throw PatternError("'response' must be an object");
-      check_keys(res, kResponseKeys, "response");
-      if (res.contains("status")) {
-        if (!res.at("status").is_number_integer())
-          throw PatternError("'status' must be an integer");
-        m->response.status = res.at("status").get<int>();
-        if (m->response.status < 100 || m->response.status > 599) {
-          throw PatternError("'status' must be 100..599");
-        }
-      }
-      if (res.contains("statusMessage")) {
-        m->response.status_message = get_string(res, "statusMessage", "response");
-      }
-      if (res.contains("headers")) {
-        const auto& headers = res.at("headers");
-        if (!headers.is_object()) throw PatternError("response 'headers' must be an object");
-        for (const auto& [name, value] : headers.items()) {
-          if (value.is_string()) {
-            m->response.headers.emplace_back(name, value.get<std::string>());
-          } else if (value.is_array()) {
-            for (const auto& v : value) {
-              if (!v.is_string())
-                throw PatternError("response header '" + name + "' values must be strings");
-              m->response.headers.emplace_back(name, v.get<std::string>());
-            }
-          } else {
-            throw PatternError("response header '" + name + "' must be a string or a list");
-          }
-        }
-      }
-      int bodies = 0;
-      if (res.contains("body")) {
-        ++bodies;
-        if (!res.at("body").is_string()) {
-          throw PatternError("response 'body' must be a string (use jsonBody for JSON)");
-        }
-        m->response.body = res.at("body").get<std::string>();
-      }
-      if (res.contains("jsonBody")) {
-        ++bodies;
-        m->response.body = ordered.at("response").at("jsonBody").dump();
-      }
-      if (res.contains("base64Body")) {
-        ++bodies;
-        auto decoded = base64_decode(get_string(res, "base64Body", "response"));
-        if (!decoded) throw PatternError("'base64Body' is not valid base64");
-        m->response.body = std::move(*decoded);
-      }
-      if (res.contains("bodyFileName")) {
-        ++bodies;
-        const auto name = get_string(res, "bodyFileName", "response");
-        const std::filesystem::path rel(name);
-        if (rel.is_absolute() || name.find("..") != std::string::npos || name.empty()) {
-          throw PatternError("'bodyFileName' must be a relative path inside __files/ without '..'");
-        }
-        if (root_.empty()) throw PatternError("'bodyFileName' needs a fixture root with __files/");
-        const auto path = root_ / "__files" / rel;
-        // Non-throwing: a name the OS refuses (too long, a loop) is a bad mapping, not a crash.
-        std::error_code fs_error;
-        if (!std::filesystem::is_regular_file(path, fs_error)) {
-          throw PatternError("bodyFileName '" + name + "' not found in " +
-                             (root_ / "__files").string());
-        }
-        m->response.body = read_file(path);
-      }
-      if (bodies > 1) throw PatternError("only one of body, jsonBody, base64Body, bodyFileName");
-      if (res.contains("fixedDelayMilliseconds")) {
-        const auto& d = res.at("fixedDelayMilliseconds");
-        if (!d.is_number_integer() || d.get<long long>() < 0) {
-          throw PatternError("'fixedDelayMilliseconds' must be a non-negative integer");
-        }
-        m->response.delay = std::chrono::milliseconds(d.get<long long>());
-      }
-      if (res.contains("fault")) {
-        const auto name = get_string(res, "fault", "response");
-        const auto fault = parse_fault(name);
-        if (!fault) throw PatternError("unknown fault '" + name + "'");
-        m->response.fault = *fault;
-      }
+      compile_response(input, ordered, files, *m);
     }
     m->response.mapping_id = m->id;
     if (input.contains("name")) m->response.mapping_name = get_string(input, "name", "mapping");
@@ -419,8 +452,8 @@ std::shared_ptr<const Mapping> StubStore::compile(const nlohmann::ordered_json& 
   }
 }
 
-void StubStore::load_files() {
-  const auto dir = root_ / "mappings";
+void StubStore::load_files(const std::filesystem::path& root, std::size_t layer) {
+  const auto dir = root / "mappings";
   if (!std::filesystem::is_directory(dir)) return;
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
@@ -431,7 +464,7 @@ void StubStore::load_files() {
   std::sort(files.begin(), files.end());
   std::set<std::string> ids;
   for (const auto& file : files) {
-    const std::string name = std::filesystem::relative(file, root_).generic_string();
+    const std::string name = std::filesystem::relative(file, root).generic_string();
     std::string text;
     try {
       text = read_file(file);
@@ -455,8 +488,13 @@ void StubStore::load_files() {
       items.emplace_back(doc, name);
     }
     for (const auto& [item, source] : items) {
-      auto m = compile(item, source, ++sequence_);
+      auto m = compile(item, source, ++sequence_, {root}, layer);
       if (!ids.insert(m->id).second) throw MappingError(source, "duplicate id " + m->id);
+      // A later root's mapping with an earlier root's id replaces it.
+      const auto id = m->id;
+      mappings_.erase(std::remove_if(mappings_.begin(), mappings_.end(),
+                                     [&](const auto& x) { return x->id == id; }),
+                      mappings_.end());
       mappings_.push_back(std::move(m));
     }
   }
@@ -468,7 +506,9 @@ std::string StubStore::add(const json& mapping) {
 
 std::string StubStore::add_ordered(const nlohmann::ordered_json& mapping) {
   std::unique_lock lock(mutex_);
-  auto m = compile(mapping, "admin", ++sequence_);
+  // An admin mapping's bodyFileName is looked up in the latest root that has it.
+  auto m = compile(mapping, "admin", ++sequence_, {roots_.rbegin(), roots_.rend()},
+                   roots_.empty() ? 0 : roots_.size() - 1);
   const auto id = m->id;
   mappings_.erase(std::remove_if(mappings_.begin(), mappings_.end(),
                                  [&](const auto& x) { return x->id == id; }),
@@ -502,7 +542,8 @@ void StubStore::reset_scenarios() {
 json StubStore::mappings_json() const {
   std::shared_lock lock(mutex_);
   auto sorted = mappings_;
-  std::stable_sort(sorted.begin(), sorted.end(), before);
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const MappingPtr& a, const MappingPtr& b) { return before(*a, *b); });
   json list = json::array();
   for (const auto& m : sorted) list.push_back(m->document);
   return json{{"mappings", list}, {"meta", {{"total", sorted.size()}}}};
@@ -555,10 +596,8 @@ std::optional<StubResponse> StubStore::match(const StubRequest& request) const {
   for (const auto& m : mappings_) {
     if (request_matches(*m, prepared)) candidates.push_back(m.get());
   }
-  std::sort(candidates.begin(), candidates.end(), [](const Mapping* a, const Mapping* b) {
-    if (a->priority != b->priority) return a->priority < b->priority;
-    return a->sequence > b->sequence;
-  });
+  std::sort(candidates.begin(), candidates.end(),
+            [](const Mapping* a, const Mapping* b) { return before(*a, *b); });
   for (const Mapping* m : candidates) {
     if (m->scenario.empty()) return m->response;
     std::lock_guard scenario_lock(scenario_mutex_);

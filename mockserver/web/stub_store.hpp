@@ -45,6 +45,10 @@ class StubStore {
   StubStore();
   /// Loads `root` (a missing `mappings/` directory is an empty store). Throws MappingError.
   explicit StubStore(std::filesystem::path root);
+  /// Loads the roots in order, each as above: a later root's mappings are newer than an earlier
+  /// one's, so they win at equal priority, and one with an earlier root's id replaces that
+  /// mapping. Throws MappingError (its source names the file relative to its root).
+  explicit StubStore(std::vector<std::filesystem::path> roots);
   ~StubStore();
   StubStore(const StubStore&) = delete;
   StubStore& operator=(const StubStore&) = delete;
@@ -63,14 +67,14 @@ class StubStore {
   void reset_scenarios();
 
   /// `GET /__admin/mappings` shape: `{"mappings": [...], "meta": {"total": N}}`, in matching
-  /// order (priority, then newest first).
+  /// order (later root first, then priority, then newest first).
   nlohmann::json mappings_json() const;
   /// One mapping as `GET /__admin/mappings/{id}` answers it.
   std::optional<nlohmann::json> mapping_json(const std::string& id) const;
   /// `GET /__admin/scenarios` shape: `{"scenarios": [{id, name, state, possibleStates}]}`.
   nlohmann::json scenarios_json() const;
   std::size_t size() const;
-  const std::filesystem::path& root() const { return root_; }
+  const std::vector<std::filesystem::path>& roots() const { return roots_; }
 
   /// The response of the best matching stub, or nullopt when none matches. A matched mapping
   /// with `newScenarioState` moves its scenario on.
@@ -84,11 +88,15 @@ class StubStore {
 
  private:
   using MappingPtr = std::shared_ptr<const Mapping>;
+  /// `files`: the roots whose `__files/` a `bodyFileName` is read from, first match wins;
+  /// `layer`: the index of the root the mapping belongs to.
   std::shared_ptr<const Mapping> compile(const nlohmann::ordered_json& json,
-                                         const std::string& source, std::uint64_t sequence) const;
-  void load_files();
+                                         const std::string& source, std::uint64_t sequence,
+                                         const std::vector<std::filesystem::path>& files,
+                                         std::size_t layer) const;
+  void load_files(const std::filesystem::path& root, std::size_t layer);
 
-  std::filesystem::path root_;
+  std::vector<std::filesystem::path> roots_;
   mutable std::shared_mutex mutex_;
   std::vector<MappingPtr> loaded_;    // from files, for reset()
   std::vector<MappingPtr> mappings_;  // in insertion order

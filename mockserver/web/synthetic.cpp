@@ -387,8 +387,14 @@ SyntheticSettings synthetic_settings_from_json(const json& site) {
   return s;
 }
 
-SyntheticWeb::SyntheticWeb(const std::filesystem::path& root) {
-  const auto file = root / "synthetic.json";
+SyntheticWeb::SyntheticWeb(const std::filesystem::path& root)
+    : SyntheticWeb(std::vector<std::filesystem::path>{root}) {}
+
+SyntheticWeb::SyntheticWeb(const std::vector<std::filesystem::path>& roots) {
+  for (const auto& root : roots) load(root / "synthetic.json");
+}
+
+void SyntheticWeb::load(const std::filesystem::path& file) {
   if (!std::filesystem::is_regular_file(file)) return;
   std::ifstream in(file);
   std::stringstream text;

@@ -60,6 +60,9 @@ class SyntheticWeb {
   /// Sites from `<root>/synthetic.json` (`{"sites": {"host": {...}}}`); a missing file is none.
   /// Throws std::invalid_argument for a malformed file.
   explicit SyntheticWeb(const std::filesystem::path& root);
+  /// The sites of every root's synthetic.json; a later root's site replaces an earlier one's of
+  /// the same host.
+  explicit SyntheticWeb(const std::vector<std::filesystem::path>& roots);
 
   /// Settings for `host` (configured first, then `*.synthetic.test` labels); nullopt when the
   /// host is not synthetic. A malformed synthetic host name yields nullopt and `error`.
@@ -78,6 +81,8 @@ class SyntheticWeb {
   std::vector<std::string> configured_hosts() const;
 
  private:
+  /// Adds the sites of one synthetic.json (a missing file is none).
+  void load(const std::filesystem::path& file);
   std::map<std::string, SyntheticSettings> sites_;
 };
 

@@ -76,8 +76,8 @@ bool is_redirect(int status) {
 
 VirtualWeb::VirtualWeb(Options options)
     : options_(std::move(options)),
-      stubs_(std::make_unique<StubStore>(options_.root)),
-      synthetic_(options_.root) {}
+      stubs_(std::make_unique<StubStore>(options_.roots)),
+      synthetic_(options_.roots) {}
 
 VirtualWeb::Hop VirtualWeb::fetch_one(const Url& url, const FetchRequest& request,
                                       Clock::time_point& at, Clock::time_point deadline) const {

@@ -50,7 +50,7 @@ struct FetchResult {
   std::chrono::steady_clock::time_point ready_at{};
 };
 
-/// The web the mock's scraper reaches. Per hop, in order: stub mappings of the web root
+/// The web the mock's scraper reaches. Per hop, in order: stub mappings of the web roots
 /// (matched on host and path), then the synthetic generator (`*.synthetic.test` and hosts of
 /// `<root>/synthetic.json`), then live fetching when enabled; any other host does not resolve.
 /// Redirects (3xx with Location) are followed through the same order, at most 10.
@@ -61,14 +61,17 @@ struct FetchResult {
 class VirtualWeb {
  public:
   struct Options {
-    std::filesystem::path root;  ///< WireMock layout: mappings/, __files/, synthetic.json.
+    /// Fixture roots in WireMock layout (mappings/, __files/, synthetic.json), later over
+    /// earlier: a later root's mapping wins at equal priority, its synthetic site replaces one
+    /// of the same host.
+    std::vector<std::filesystem::path> roots;
     bool live_fetch = false;
     bool allow_private_targets = false;
     std::size_t max_body_bytes = 32 * 1024 * 1024;  ///< Live responses larger than this fail.
     std::size_t known_urls_per_site = 10000;        ///< Cap for configured synthetic sites.
   };
 
-  /// Loads the root. Throws MappingError (bad mapping) or std::invalid_argument (bad
+  /// Loads the roots. Throws MappingError (bad mapping) or std::invalid_argument (bad
   /// synthetic.json).
   explicit VirtualWeb(Options options);
 
@@ -79,7 +82,7 @@ class VirtualWeb {
   /// real time.
   FetchResult fetch_deferred(const FetchRequest& request) const;
 
-  /// The web root's stub mappings (the admin API edits them).
+  /// The web roots' stub mappings (the admin API edits them).
   StubStore& stubs() { return *stubs_; }
   const StubStore& stubs() const { return *stubs_; }
   const Options& options() const { return options_; }

@@ -48,7 +48,7 @@ message(STATUS "consumer (${MODE}):\n${last_output}")
 if(MODE STREQUAL "package")
   # The installed mock finds its virtual web under the prefix, not in the source tree.
   run("installed webdata-mock --print-config" "${MOCK}" --print-config)
-  if(NOT last_output MATCHES "\"webRoot\": \"${PREFIX}/share/webdata/fixtures/web\"")
+  if(NOT last_output MATCHES "\"bundledWebRoot\": \"${PREFIX}/share/webdata/fixtures/web\"")
     message(FATAL_ERROR "the installed mock does not use the installed fixtures:\n${last_output}")
   endif()
   # webdata::mock: the mock server in-process, in a program of one's own.

@@ -37,7 +37,7 @@ std::string site(const std::string& path) {
 VirtualWeb live_web(const std::filesystem::path& root, bool allow_private,
                     std::size_t max_body = 1 << 20) {
   VirtualWeb::Options options;
-  options.root = root;
+  options.roots = {root};
   options.live_fetch = true;
   options.allow_private_targets = allow_private;
   options.max_body_bytes = max_body;
@@ -151,7 +151,7 @@ TEST_CASE("with live fetching off, hosts outside the virtual web do not resolve"
   LocalHttpServer server(site);
   TempDir root;
   VirtualWeb::Options options;
-  options.root = root.path();
+  options.roots = {root.path()};
   options.allow_private_targets = true;
   const VirtualWeb web(options);
   const auto result = web.fetch_deferred(request_for(server.url("/hello")));

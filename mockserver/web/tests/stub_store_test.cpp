@@ -364,6 +364,51 @@ TEST_CASE("unsupported or broken mappings are refused with file and reason") {
   CHECK(store.size() == 0);
 }
 
+TEST_CASE("several roots: later ones over earlier ones, each reading its own __files") {
+  TempDir lower;
+  lower.write("mappings/page.json",
+              R"({"request": {"urlPath": "/page"}, "response": {"bodyFileName": "page.html"}})");
+  lower.write("mappings/named.json", R"({"id": "named", "request": {"urlPath": "/named"},
+                                         "response": {"body": "lower"}})");
+  lower.write("mappings/high.json", R"({"priority": 1, "request": {"urlPath": "/high"},
+                                        "response": {"body": "lower, priority 1"}})");
+  lower.write("__files/page.html", "lower page");
+  lower.write("__files/shared.html", "lower shared");
+  TempDir upper;
+  upper.write("mappings/page.json",
+              R"({"request": {"urlPath": "/page"}, "response": {"bodyFileName": "page.html"}})");
+  upper.write("mappings/other.json", R"({"id": "named", "request": {"urlPath": "/other"},
+                                         "response": {"body": "upper"}})");
+  upper.write("mappings/high.json",
+              R"({"request": {"urlPath": "/high"}, "response": {"body": "upper"}})");
+  upper.write("__files/page.html", "upper page");
+  upper.write("__files/shared.html", "upper shared");
+
+  StubStore store(std::vector<std::filesystem::path>{lower.path(), upper.path()});
+  auto body = [&](const std::string& url) {
+    StubRequest request;
+    request.url = url;
+    const auto matched = store.match(request);
+    return matched ? matched->body : std::string("(no match)");
+  };
+  CHECK(body("/page") == "upper page");  // the later root wins
+  CHECK(body("/high") == "upper");       // whatever the earlier root's priority
+  CHECK(body("/other") == "upper");                // the same id: the later mapping replaces it
+  CHECK(body("/named") == "(no match)");
+  // A run-time mapping reads bodyFileName from the latest root that has the file.
+  store.add({{"request", {{"urlPath", "/shared"}}},
+             {"response", {{"bodyFileName", "shared.html"}}}});
+  CHECK(body("/shared") == "upper shared");
+  // Within a root, WireMock's order: a run-time mapping joins the latest root's priorities.
+  store.add({{"priority", 9}, {"request", {{"urlPath", "/page"}}}, {"response", {{"body", "p9"}}}});
+  CHECK(body("/page") == "upper page");
+  store.add({{"priority", 1}, {"request", {{"urlPath", "/page"}}}, {"response", {{"body", "p1"}}}});
+  CHECK(body("/page") == "p1");
+  store.reset();
+  CHECK(body("/shared") == "(no match)");
+  CHECK(body("/page") == "upper page");
+}
+
 TEST_CASE("the bundled web root loads and lists its hosts and pages") {
   StubStore store(webdata::mock::web::testing::bundled_web_root());
   CHECK(store.size() > 50);

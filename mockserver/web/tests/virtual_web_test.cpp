@@ -15,7 +15,7 @@ using webdata::mock::web::testing::TempDir;
 namespace {
 
 const VirtualWeb& bundled() {
-  static const VirtualWeb web(VirtualWeb::Options{bundled_web_root()});
+  static const VirtualWeb web(VirtualWeb::Options{{bundled_web_root()}});
   return web;
 }
 
@@ -172,7 +172,7 @@ TEST_CASE("fixture scenarios change a page between fetches") {
      "request": {"host": {"equalTo": "a.test"}, "urlPath": "/"}, "response": {"body": "v1"}},
     {"scenarioName": "s", "requiredScenarioState": "v2",
      "request": {"host": {"equalTo": "a.test"}, "urlPath": "/"}, "response": {"body": "v2"}}]})");
-  VirtualWeb web(VirtualWeb::Options{root.path()});
+  VirtualWeb web(VirtualWeb::Options{{root.path()}});
   CHECK(fetch(web, "https://a.test/").body == "v1");
   CHECK(fetch(web, "https://a.test/").body == "v2");
   CHECK(fetch(web, "https://a.test/").body == "v2");

@@ -47,7 +47,8 @@ void for_each_schema(Json& schema, const Fn& fn) {
       for_each_schema(*it, fn);
     }
   }
-  for (const char* key : {"properties", "patternProperties", "definitions", "dependencies"}) {
+  for (const char* key :
+       {"properties", "patternProperties", "definitions", "$defs", "dependencies"}) {
     const auto it = schema.find(key);
     if (it == schema.end() || !it->is_object()) continue;
     for (auto& entry : it->items()) for_each_schema(entry.value(), fn);
