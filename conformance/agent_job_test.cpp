@@ -14,7 +14,9 @@ bool is_end(const std::string& status) {
 
 }  // namespace
 
-TEST_CASE("agent job: polled to its end, every status matches the schema", "[agent][agent-job]") {
+TEST_CASE("agent job: polled to its end with every status matching the schema",
+          "[agent][agent-job]"
+          "[AGENT-JOB][ENV-SCHEMA]") {
   RULE(rules::kAgentJob);
   REQUIRE_CAPABILITY("agent-job");
   // The precheck's job (agent runs cost a deployment real model calls): follow it, not a new one.
@@ -58,7 +60,9 @@ TEST_CASE("agent job: polled to its end, every status matches the schema", "[age
   CHECK(unknown.body_json.value("success", true) == false);
 }
 
-TEST_CASE("agent job: cancel", "[agent][agent-job]") {
+TEST_CASE("agent job: cancel",
+          "[agent][agent-job]"
+          "[AGENT-CANCEL][ENV-CONTENT-TYPE][ENV-SCHEMA]") {
   RULE(rules::kAgentCancel);
   REQUIRE_CAPABILITY("agent-job");
   // A small question with a low credit cap: the cancel should catch it running, and a run that

@@ -32,11 +32,15 @@ std::optional<long long> parse_iso_ms(const std::string& text) {
   return static_cast<long long>(timegm(&tm)) * 1000 + ms;
 }
 
-std::string probe_id() { return agent_probe_answer().body_json.value("id", ""); }
+std::string probe_id() {
+  return agent_probe_answer().body_json.value("id", "");
+}
 
 }  // namespace
 
-TEST_CASE("agent list: the team's runs newest first, paged by before", "[agent][agent-list]") {
+TEST_CASE("agent list: the team's runs newest first and paged by before",
+          "[agent][agent-list]"
+          "[AGENT-LIST][ENV-SCHEMA]") {
   RULE(rules::kAgentList);
   REQUIRE_CAPABILITY("agent-list");
   const std::string id = probe_id();
@@ -72,8 +76,9 @@ TEST_CASE("agent list: the team's runs newest first, paged by before", "[agent][
   }
 }
 
-TEST_CASE("agent trace: the run's events, run.started first; unknown id 404",
-          "[agent][agent-trace]") {
+TEST_CASE("agent trace: the run's events with run.started first and 404 for an unknown id",
+          "[agent][agent-trace]"
+          "[AGENT-TRACE][ENV-SCHEMA]") {
   RULE(rules::kAgentTrace);
   REQUIRE_CAPABILITY("agent-trace");
   const std::string id = probe_id();
@@ -92,8 +97,9 @@ TEST_CASE("agent trace: the run's events, run.started first; unknown id 404",
   CHECK(unknown.body_json.value("success", true) == false);
 }
 
-TEST_CASE("agent thread: the run is a turn of its thread; unknown thread 404",
-          "[agent][agent-threads]") {
+TEST_CASE("agent thread: the run is a turn of its thread and an unknown thread is 404",
+          "[agent][agent-threads]"
+          "[AGENT-THREAD][ENV-SCHEMA]") {
   RULE(rules::kAgentThread);
   REQUIRE_CAPABILITY("agent-threads");
   const json& started = agent_probe_answer().body_json;

@@ -58,11 +58,17 @@ ApiResponse send(const Endpoint& e, webdata::Headers headers) {
   return call(c);
 }
 
+// An answer that is not an error (a 200 where a refusal was due) is the failure of the rule the
+// case judges; ENV-ERROR-BODY judges error answers only.
 void check_error_body(const ApiResponse& res) {
+  if (res.status < 400) return;
   RULE(rules::kErrorBody);
   INFO(res.describe());
   CHECK_JSON_ANSWER(res);
   CHECK_SCHEMA("common/error", res.body_json);
+  REQUIRE(res.body_json.is_object());
+  CHECK(res.body_json.value("success", true) == false);
+  CHECK(res.body_json.value("error", json()).is_string());
 }
 
 // The issues of a 400 answer's `details` with one of `codes`, nested ones included.
@@ -80,14 +86,17 @@ bool any_at(const std::vector<FoundIssue>& issues, const std::string& key) {
 
 }  // namespace
 
-TEST_CASE("every endpoint answers 401 without a valid key", "[auth]") {
+TEST_CASE("every endpoint answers 401 without a valid key",
+          "[auth]"
+          "[AUTH-401][ENV-CONTENT-TYPE][ENV-ERROR-BODY][ENV-SCHEMA]") {
   RULE(rules::kAuth401);
   REQUIRE_CAPABILITY("auth");
   for (const auto& e : all_endpoints()) {
     INFO(e.method << " " << e.path);
     const bool search = e.path.find("/search") != std::string::npos;
     const bool agent = e.path.find("/agent") != std::string::npos;
-    if ((search && !capability("search").available) || (agent && !capability("agent").available)) {
+    if ((search && !capability("search").available()) ||
+        (agent && !capability("agent").available())) {
       WARN("not checked (capability missing): " << e.method << " " << e.path);
       continue;
     }
@@ -104,7 +113,9 @@ TEST_CASE("every endpoint answers 401 without a valid key", "[auth]") {
   }
 }
 
-TEST_CASE("401 answers say why the key was refused", "[auth]") {
+TEST_CASE("401 answers say why the key was refused",
+          "[auth]"
+          "[AUTH-MESSAGES]") {
   RULE(rules::kAuthMessages);
   REQUIRE_CAPABILITY("auth");
   const Endpoint e{"GET", "/v2/crawl/active", nullptr};
@@ -120,7 +131,9 @@ TEST_CASE("401 answers say why the key was refused", "[auth]") {
   CHECK(unknown.body_json.value("error", "") == "Unauthorized: Invalid token");
 }
 
-TEST_CASE("SDK: a wrong key is an HTTP 401 error", "[auth][sdk]") {
+TEST_CASE("SDK: a wrong key is an HTTP 401 error",
+          "[auth][sdk]"
+          "[AUTH-401]") {
   RULE(rules::kAuth401);
   REQUIRE_CAPABILITY("auth");
   webdata::ClientOptions o;
@@ -136,7 +149,9 @@ TEST_CASE("SDK: a wrong key is an HTTP 401 error", "[auth][sdk]") {
   CHECK(doc.error().http_status == 401);
 }
 
-TEST_CASE("malformed JSON answers 400 BAD_REQUEST_INVALID_JSON, before auth", "[validation]") {
+TEST_CASE("malformed JSON answers 400 BAD_REQUEST_INVALID_JSON before auth",
+          "[validation]"
+          "[ENV-CONTENT-TYPE][ENV-ERROR-BODY][ENV-SCHEMA][VAL-JSON]") {
   RULE(rules::kMalformedJson);
   for (const char* path : {"/v2/scrape", "/v1/scrape", "/v2/crawl", "/v2/batch/scrape"}) {
     INFO(path);
@@ -156,7 +171,9 @@ TEST_CASE("malformed JSON answers 400 BAD_REQUEST_INVALID_JSON, before auth", "[
   }
 }
 
-TEST_CASE("an unknown field answers 400 with unrecognized_keys", "[validation]") {
+TEST_CASE("an unknown field answers 400 with unrecognized_keys",
+          "[validation]"
+          "[ENV-CONTENT-TYPE][ENV-ERROR-BODY][ENV-SCHEMA][VAL-STRICT]") {
   RULE(rules::kUnknownField);
   const std::string page = site_url("/docs/a.html");
   const std::vector<std::pair<std::string, json>> cases = {
@@ -180,7 +197,9 @@ TEST_CASE("an unknown field answers 400 with unrecognized_keys", "[validation]")
   }
 }
 
-TEST_CASE("a wrong type answers 400 with invalid_type at the field's path", "[validation]") {
+TEST_CASE("a wrong type answers 400 with invalid_type at the field's path",
+          "[validation]"
+          "[ENV-CONTENT-TYPE][ENV-ERROR-BODY][ENV-SCHEMA][VAL-TYPE]") {
   RULE(rules::kWrongType);
   const auto res = post("/v2/scrape", {{"url", site_url("/")}, {"formats", {"markdown", 7}}});
   INFO(res.describe());
@@ -196,7 +215,9 @@ TEST_CASE("a wrong type answers 400 with invalid_type at the field's path", "[va
   CHECK(any_at(issues_with_code(crawl, {"invalid_type"}), "limit"));
 }
 
-TEST_CASE("scrape timeout above 300000 ms answers 400 too_big", "[validation]") {
+TEST_CASE("scrape timeout above 300000 ms answers 400 too_big",
+          "[validation]"
+          "[ENV-CONTENT-TYPE][ENV-ERROR-BODY][ENV-SCHEMA][VAL-RANGE]") {
   RULE(rules::kOutOfRange);
   const auto res = post("/v2/scrape", {{"url", site_url("/")}, {"timeout", 300001}});
   INFO(res.describe());
@@ -208,7 +229,9 @@ TEST_CASE("scrape timeout above 300000 ms answers 400 too_big", "[validation]") 
   CHECK(batch.status == 400);
 }
 
-TEST_CASE("an unknown proxy answers 400 with an enum issue", "[validation]") {
+TEST_CASE("an unknown proxy answers 400 with an enum issue",
+          "[validation]"
+          "[ENV-CONTENT-TYPE][ENV-ERROR-BODY][ENV-SCHEMA][VAL-ENUM]") {
   RULE(rules::kBadEnum);
   const auto res = post("/v2/scrape", {{"url", site_url("/")}, {"proxy", "teleport"}});
   INFO(res.describe());
@@ -218,7 +241,9 @@ TEST_CASE("an unknown proxy answers 400 with an enum issue", "[validation]") {
   CHECK(any_at(issues_with_code(res, {"invalid_enum_value", "invalid_value"}), "proxy"));
 }
 
-TEST_CASE("a url that is not a URI, or no url, answers 400", "[validation]") {
+TEST_CASE("a url that is not a URL or no url answers 400",
+          "[validation]"
+          "[ENV-CONTENT-TYPE][ENV-ERROR-BODY][ENV-SCHEMA][VAL-REQUIRED][VAL-URL]") {
   {
     RULE(rules::kBadUrl);
     for (const char* path : {"/v2/scrape", "/v1/scrape", "/v2/crawl"}) {
@@ -237,7 +262,9 @@ TEST_CASE("a url that is not a URI, or no url, answers 400", "[validation]") {
   }
 }
 
-TEST_CASE("every endpoint accepts origin, integration is a known field", "[validation]") {
+TEST_CASE("every endpoint accepts origin and knows the integration field",
+          "[validation]"
+          "[VAL-ORIGIN]") {
   RULE(rules::kOriginAccepted);
   const std::string page = site_url("/docs/a.html");
   for (const std::string version : {"v2", "v1"}) {
@@ -259,7 +286,9 @@ TEST_CASE("every endpoint accepts origin, integration is a known field", "[valid
   }
 }
 
-TEST_CASE("SDK: a validation error carries status, code and details", "[validation][sdk]") {
+TEST_CASE("SDK: a validation error carries status and error code with details",
+          "[validation][sdk]"
+          "[VAL-RANGE]") {
   RULE(rules::kOutOfRange);
   webdata::ScrapeRequest req;
   req.url = site_url("/");
@@ -271,7 +300,9 @@ TEST_CASE("SDK: a validation error carries status, code and details", "[validati
   CHECK(doc.error().details.find("too_big") != std::string::npos);
 }
 
-TEST_CASE("unknown job ids answer 404 Job not found", "[jobs]") {
+TEST_CASE("unknown job ids answer 404 Job not found",
+          "[jobs]"
+          "[ENV-CONTENT-TYPE][ENV-ERROR-BODY][ENV-SCHEMA][JOB-UNKNOWN-ID]") {
   RULE(rules::kUnknownJob);
   const std::string id = "00000000-0000-4000-8000-" + unique_token().substr(0, 12);
   for (const std::string path :

@@ -55,8 +55,10 @@ void check_finished_status(const json& status, std::size_t documents) {
 
 }  // namespace webdata::conformance
 
-TEST_CASE("v2 batch: invalidURLs lists dropped URLs by default, the job runs with the rest",
-          "[batch]") {
+TEST_CASE("v2 batch: by default invalid URLs are dropped into invalidURLs and the job runs",
+          "[batch]"
+          "[BATCH-DOCUMENTS][BATCH-START][CREDITS-FIELDS][DEF-IGNORE-INVALID][ENV-CONTENT-TYPE]"
+          "[ENV-SCHEMA][JOB-COUNTERS][JOB-STATES][RETENTION]") {
   const std::string good = site_url("/docs/a.html");
   const auto res = post("/v2/batch/scrape", {{"urls", {good, "not a url"}}});
   INFO(res.describe());
@@ -75,7 +77,6 @@ TEST_CASE("v2 batch: invalidURLs lists dropped URLs by default, the job runs wit
   }
   {
     RULE(rules::kDefaultInvalidUrls);
-    RULE(rules::kBatchInvalidTrue);
     CHECK(res.body_json.value("invalidURLs", json()) == json::array({"not a url"}));
   }
   const std::string id = res.body_json.value("id", "");
@@ -92,22 +93,40 @@ TEST_CASE("v2 batch: invalidURLs lists dropped URLs by default, the job runs wit
   REQUIRE(chunks.documents.size() == 1);
   CHECK(source_url(chunks.documents[0]) == good);
   check_finished_status(chunks.responses.back().body_json, chunks.documents.size());
-
-  const auto all_valid = post("/v2/batch/scrape", {{"urls", {good}}, {"ignoreInvalidURLs", true}});
-  INFO(all_valid.describe());
-  RULE(rules::kBatchInvalidTrue);
-  CHECK(all_valid.body_json.value("invalidURLs", json()) == json::array());
 }
 
-TEST_CASE("batch without ignoreInvalidURLs refuses invalid URLs (v2 false, v1 default)",
-          "[batch][v1]") {
+// The explicit option, apart from the default (a deployment whose default differs still has it).
+TEST_CASE("batch with ignoreInvalidURLs true drops the invalid URLs and starts the job",
+          "[batch][v1]"
+          "[BATCH-INVALID-TRUE][ENV-CONTENT-TYPE][ENV-SCHEMA]") {
+  RULE(rules::kBatchInvalidTrue);
+  const std::string good = site_url("/docs/a.html");
+  for (const std::string version : {"v2", "v1"}) {
+    const std::string path = "/" + version + "/batch/scrape";
+    const auto res = post(path, {{"urls", {good, "not a url"}}, {"ignoreInvalidURLs", true}});
+    INFO(version << ": " << res.describe());
+    CHECK_JSON_ANSWER(res);
+    REQUIRE(res.status == 200);
+    CHECK_SCHEMA(version + "/batch-scrape.response", res.body_json);
+    CHECK_FALSE(res.body_json.value("id", "").empty());
+    CHECK(res.body_json.value("invalidURLs", json()) == json::array({"not a url"}));
+    const auto all_valid = post(path, {{"urls", {good}}, {"ignoreInvalidURLs", true}});
+    INFO(version << " all valid: " << all_valid.describe());
+    REQUIRE(all_valid.status == 200);
+    CHECK(all_valid.body_json.value("invalidURLs", json::array()) == json::array());
+  }
+}
+
+TEST_CASE("batch without ignoreInvalidURLs refuses invalid URLs (v2 false and v1 default)",
+          "[batch][v1]"
+          "[BATCH-INVALID-FALSE][DEF-IGNORE-INVALID][ENV-SCHEMA]") {
   RULE(rules::kBatchInvalidFalse);
   const std::string good = site_url("/docs/a.html");
   const auto v2 =
       post("/v2/batch/scrape", {{"urls", {good, "not a url"}}, {"ignoreInvalidURLs", false}});
   INFO(v2.describe());
   CHECK(v2.status == 400);
-  CHECK_SCHEMA("common/error", v2.body_json);
+  CHECK_ANSWER_SCHEMA(v2, "v2/batch-scrape.response");
   const auto v2_valid = post("/v2/batch/scrape", {{"urls", {good}}, {"ignoreInvalidURLs", false}});
   INFO(v2_valid.describe());
   CHECK(v2_valid.status == 200);
@@ -117,7 +136,7 @@ TEST_CASE("batch without ignoreInvalidURLs refuses invalid URLs (v2 false, v1 de
     const auto v1 = post("/v1/batch/scrape", {{"urls", {good, "not a url"}}});
     INFO(v1.describe());
     CHECK(v1.status == 400);
-    CHECK_SCHEMA("common/error", v1.body_json);
+    CHECK_ANSWER_SCHEMA(v1, "v1/batch-scrape.response");
     const auto v1_valid = post("/v1/batch/scrape", {{"urls", {good}}});
     INFO(v1_valid.describe());
     CHECK(v1_valid.status == 200);
@@ -126,8 +145,10 @@ TEST_CASE("batch without ignoreInvalidURLs refuses invalid URLs (v2 false, v1 de
   }
 }
 
-TEST_CASE("batch documents: one per URL, a target 404 is a document, a failed fetch an error",
-          "[batch][errors]") {
+TEST_CASE("batch documents: a target 404 is a document and a failed fetch an error",
+          "[batch][errors]"
+          "[BATCH-DOCUMENTS][BATCH-START][CREDITS-FIELDS][ENV-CONTENT-TYPE][ENV-SCHEMA]"
+          "[ERRORS-SHAPE][JOB-COUNTERS][JOB-STATES][RETENTION][SCRAPE-TARGET-404]") {
   const std::string a = site_url("/docs/a.html");
   const std::string missing = site_url("/missing.html");
   const std::string unreachable = "http://conformance-nonexistent.invalid/page";
@@ -177,7 +198,9 @@ TEST_CASE("batch documents: one per URL, a target 404 is a document, a failed fe
   CHECK(listed);
 }
 
-TEST_CASE("SDK: batch scrape start, invalid URLs, wait, errors", "[batch][sdk]") {
+TEST_CASE("SDK: batch scrape start with invalid URLs then wait and errors",
+          "[batch][sdk]"
+          "[BATCH-DOCUMENTS][DEF-IGNORE-INVALID][ERRORS-SHAPE][JOB-STATES]") {
   webdata::BatchScrapeRequest req;
   req.urls = {site_url("/docs/a.html"), site_url("/docs/b.html"), "not a url"};
   const auto job = sdk().start_batch_scrape(req);
@@ -187,7 +210,7 @@ TEST_CASE("SDK: batch scrape start, invalid URLs, wait, errors", "[batch][sdk]")
     REQUIRE(job.ok());
   }
   {
-    RULE(rules::kBatchInvalidTrue);
+    RULE(rules::kDefaultInvalidUrls);
     CHECK(job->started().invalid_urls == std::optional<std::vector<std::string>>({"not a url"}));
   }
   // Waited for while the job makes progress; the SDK's own wait then answers at once.
@@ -212,7 +235,8 @@ TEST_CASE("SDK: batch scrape start, invalid URLs, wait, errors", "[batch][sdk]")
 }
 
 TEST_CASE("cancel a running batch (DELETE /v1 and /v2 batch/scrape/{id})",
-          "[batch][cancel][slow]") {
+          "[batch][cancelling][slow]"
+          "[BATCH-START][CANCEL][ENV-CONTENT-TYPE][ENV-SCHEMA][JOB-STATES]") {
   RULE(rules::kCancel);
   for (const std::string version : {"v1", "v2"}) {
     INFO(version);

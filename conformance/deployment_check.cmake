@@ -1,32 +1,31 @@
-# Runs the whole suite against webdata-mock started like a self-hosted deployment (the faults and
-# mock arguments of EXPECTED, a JSON file; no keys, secret or admin surface known to the suite) and
-# passes only when
-#   - the verdict of every rule is the one EXPECTED names (passed, failed, or skipped naming the
-#     capability), and no rule is missing from EXPECTED;
-#   - no failure names no rule;
+# The judged verdicts as a test: runs the whole suite against webdata-mock started like the
+# self-hosted deployment the verdicts were judged on (the mockArgs of EXPECTED; no keys, secret or
+# admin surface known to the suite) and passes only when
+#   - every rule gives the right verdict of the judged file (tests/data/real/conformance-verdicts-
+#     self-hosted-2025-08.json), skips naming a capability, except the rules EXPECTED lists under
+#     notCovered, each with the verdict the mock gives and why it cannot show the deployment's;
+#   - a rule listed as not covered that the mock now gets right is reported (remove it from the
+#     list), and every judged rule is a rule of the suite and the other way round;
+#   - no rule passes without a check on it (the rule's `checks`), no failure names no rule, and no
+#     case names a rule without its tag;
 #   - the JUnit report agrees with the summary line: one <testcase> per case, a <skipped message>
-#     with a capability reason per skipped case, one <failure> per failed case, and the target as
+#     with a capability reason per skipped case, one <failure> per failed case, the target as
 #     hostname.
-#   cmake -DSUITE=... -DMOCK=... -DEXPECTED=deployment_verdicts.json -DWORK=dir -P deployment_check.cmake
-foreach(var SUITE MOCK EXPECTED WORK)
-  if(NOT DEFINED ${var})
-    message(FATAL_ERROR "deployment_check.cmake: ${var} is not set")
-  endif()
-endforeach()
+#   cmake -DSUITE=... -DMOCK=... -DEXPECTED=deployment_verdicts.json -DSOURCE_DIR=... -DWORK=dir
+#         -P deployment_check.cmake
+
+include(${CMAKE_CURRENT_LIST_DIR}/verdicts_common.cmake)
+require_defined(SUITE MOCK EXPECTED SOURCE_DIR WORK)
 
 file(READ "${EXPECTED}" expected)
+string(JSON judged_path GET "${expected}" judged)
+file(READ "${SOURCE_DIR}/${judged_path}" judged)
 set(args --spawn-mock "${MOCK}" --mock-as-deployment)
-string(JSON count LENGTH "${expected}" mockArgs)
-math(EXPR last "${count} - 1")
-foreach(i RANGE ${last})
-  string(JSON arg GET "${expected}" mockArgs ${i})
+json_each(suite_args GET "${expected}" suiteArgs)
+list(APPEND args ${suite_args})
+json_each(mock_args GET "${expected}" mockArgs)
+foreach(arg IN LISTS mock_args)
   list(APPEND args "--mock-arg=${arg}")
-endforeach()
-string(JSON count LENGTH "${expected}" faults)
-math(EXPR last "${count} - 1")
-foreach(i RANGE ${last})
-  string(JSON fault GET "${expected}" faults ${i})
-  list(APPEND args --mock-fault "${fault}")
 endforeach()
 
 file(MAKE_DIRECTORY "${WORK}")
@@ -50,45 +49,50 @@ endif()
 file(READ "${verdicts}" actual)
 
 set(problems "")
-string(JSON expected_count LENGTH "${expected}" rules)
-string(JSON actual_count LENGTH "${actual}" rules)
-if(NOT expected_count EQUAL actual_count)
-  string(APPEND problems "  ${actual_count} rules reported, ${expected_count} expected: "
-                         "update ${EXPECTED}\n")
-endif()
-math(EXPR last "${actual_count} - 1")
-foreach(i RANGE ${last})
-  string(JSON id MEMBER "${actual}" rules ${i})
+set(matched 0)
+set(not_covered "")
+json_each(ids MEMBER "${actual}" rules)
+foreach(id IN LISTS ids)
   string(JSON verdict GET "${actual}" rules ${id} verdict)
-  string(JSON want ERROR_VARIABLE missing GET "${expected}" rules ${id})
-  if(missing)
-    string(APPEND problems "  ${id}: ${verdict}, but ${EXPECTED} names no verdict for it\n")
+  string(JSON reasons GET "${actual}" rules ${id} reasons)
+  string(JSON right ERROR_VARIABLE unjudged GET "${judged}" rules ${id} right_verdict)
+  string(JSON mock ERROR_VARIABLE unlisted GET "${expected}" notCovered ${id} mock)
+  if(NOT unlisted)  # listed under notCovered
+    list(APPEND not_covered "${id}")
+    if(NOT verdict STREQUAL mock)
+      string(APPEND problems "  ${id}: ${verdict}, but ${EXPECTED} says the mock gives ${mock} "
+                             "(${reasons})\n")
+    elseif(NOT unjudged AND verdict STREQUAL right)
+      string(APPEND problems "  ${id}: ${verdict} as judged: remove it from notCovered\n")
+    endif()
     continue()
   endif()
-  string(JSON reasons GET "${actual}" rules ${id} reasons)
-  if(want MATCHES "^skipped: (.+)$")
-    set(capability "${CMAKE_MATCH_1}")
-    if(NOT verdict STREQUAL "skipped")
-      string(APPEND problems "  ${id}: ${verdict}, expected skipped (capability ${capability})\n")
-      continue()
-    endif()
-    string(JSON reason_count LENGTH "${reasons}")
-    math(EXPR reason_last "${reason_count} - 1")
-    foreach(r RANGE ${reason_last})
-      string(JSON reason GET "${reasons}" ${r})
-      string(FIND "${reason}" "capability ${capability}: " at)
-      if(NOT at EQUAL 0)
-        string(APPEND problems "  ${id}: skipped for \"${reason}\", expected capability ${capability}\n")
+  if(unjudged)
+    string(APPEND problems "  ${id}: ${verdict}, not judged: list it under notCovered with why\n")
+    continue()
+  endif()
+  if(NOT verdict STREQUAL right)
+    string(APPEND problems "  ${id}: ${verdict}, judged ${right} (${reasons})\n")
+    continue()
+  endif()
+  if(verdict STREQUAL "skipped")
+    json_each(reason_list GET "${actual}" rules ${id} reasons)
+    foreach(reason IN LISTS reason_list)
+      if(NOT reason MATCHES "^(capability [^ ]+: |needs [^ ]+, which is broken)")
+        string(APPEND problems "  ${id}: skipped for \"${reason}\", not for a capability\n")
       endif()
     endforeach()
-  elseif(NOT verdict STREQUAL want)
-    string(APPEND problems "  ${id}: ${verdict}, expected ${want} (${reasons})\n")
+  endif()
+  math(EXPR matched "${matched} + 1")
+endforeach()
+json_each(judged_ids MEMBER "${judged}" rules)
+foreach(id IN LISTS judged_ids)
+  string(JSON ignored ERROR_VARIABLE gone GET "${actual}" rules ${id})
+  if(gone)
+    string(APPEND problems "  ${id}: judged, but the suite has no such rule\n")
   endif()
 endforeach()
-string(JSON unnamed GET "${actual}" failuresNamingNoRule)
-if(NOT unnamed STREQUAL "[]")
-  string(APPEND problems "  failures naming no rule: ${unnamed}\n")
-endif()
+check_run_report(problems "${actual}")
 
 # The summary line, the verdicts file and the JUnit report count the same cases.
 if(NOT out MATCHES "\n([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped")
@@ -107,7 +111,7 @@ endforeach()
 file(READ "${junit}" xml)
 string(REPLACE ";" "," xml "${xml}")  # a ';' inside a match would split it in two list items
 string(REGEX MATCHALL "<testcase " testcases "${xml}")
-string(REGEX MATCHALL "<skipped message=\"capability [^\"]+\"/>" skips "${xml}")
+string(REGEX MATCHALL "<skipped message=\"(capability [^\"]+|needs [^\"]+)\"/>" skips "${xml}")
 string(REGEX MATCHALL "<failure message=\"rule [A-Z0-9-]+: " failures "${xml}")
 list(LENGTH testcases n_cases)
 list(LENGTH skips n_skips)
@@ -121,7 +125,9 @@ if(NOT xml MATCHES "<testsuite [^>]*hostname=\"http://127\\.0\\.0\\.1:[0-9]+\" t
   string(APPEND problems "  JUnit: the testsuite element does not carry the target and the counts\n")
 endif()
 
-if(NOT problems STREQUAL "")
-  message(FATAL_ERROR "verdicts differ from ${EXPECTED}:\n${problems}")
-endif()
-message(STATUS "every rule has the expected verdict (${passed} passed, ${failed} failed, ${skipped} skipped cases)")
+list(LENGTH not_covered n_not_covered)
+string(REPLACE ";" ", " not_covered "${not_covered}")
+report_problems("${problems}" "verdicts differ from the judged ones (${judged_path})"
+                "${matched} rules give the judged verdict, ${n_not_covered} not covered by this "
+                "mock (${not_covered}), each with why in ${EXPECTED} (${passed} passed, "
+                "${failed} failed, ${skipped} skipped cases)")

@@ -30,7 +30,9 @@ bool has_custom_issue(const json& details) {
 
 }  // namespace
 
-TEST_CASE("a POST body not sent as application/json is refused with a 4xx", "[fidelity]") {
+TEST_CASE("a POST body not sent as application/json is refused with a 4xx",
+          "[fidelity]"
+          "[VAL-BODY-CONTENT-TYPE]") {
   RULE(rules::kBodyContentType);
   Call c;
   c.method = "POST";
@@ -44,7 +46,8 @@ TEST_CASE("a POST body not sent as application/json is refused with a 4xx", "[fi
 }
 
 TEST_CASE("cross-field rules of scrape options answer 400 with a custom issue",
-          "[fidelity][validation]") {
+          "[fidelity][validation]"
+          "[ENV-CONTENT-TYPE][VAL-CROSS-FIELD]") {
   RULE(rules::kCrossField);
   const std::string url = site_url("/docs/a.html");
   const std::vector<json> bodies = {
@@ -62,7 +65,9 @@ TEST_CASE("cross-field rules of scrape options answer 400 with a custom issue",
   }
 }
 
-TEST_CASE("a page URL without a scheme is scraped as http", "[fidelity][scrape]") {
+TEST_CASE("a page URL without a scheme is scraped as http",
+          "[fidelity][scrape]"
+          "[ENV-CONTENT-TYPE][VAL-SCHEMELESS-URL]") {
   RULE(rules::kSchemelessUrl);
   const std::string url = target().site_host + "/docs/a.html";
   const auto res = post("/v2/scrape", {{"url", url}});
@@ -74,7 +79,9 @@ TEST_CASE("a page URL without a scheme is scraped as http", "[fidelity][scrape]"
   CHECK(data.value("markdown", "").find("Page A") != std::string::npos);
 }
 
-TEST_CASE("a CORS preflight answers 2xx and allows the origin", "[fidelity][http]") {
+TEST_CASE("a CORS preflight answers 2xx and allows the origin",
+          "[fidelity][http]"
+          "[ENV-CORS]") {
   RULE(rules::kCors);
   Call c;
   c.method = "OPTIONS";
@@ -91,7 +98,9 @@ TEST_CASE("a CORS preflight answers 2xx and allows the origin", "[fidelity][http
   CHECK((allowed == "*" || allowed == "http://localhost:5173"));
 }
 
-TEST_CASE("failed pages leave total, expiresAt has no milliseconds", "[fidelity][batch]") {
+TEST_CASE("failed pages leave total and expiresAt has no milliseconds",
+          "[fidelity][batch]"
+          "[JOB-TOTAL-FAILED][RETENTION-SECONDS]") {
   const std::string a = site_url("/docs/a.html");
   const std::string b = site_url("/docs/b.html");
   const std::string unreachable = "http://conformance-nonexistent.invalid/fidelity";
@@ -113,8 +122,9 @@ TEST_CASE("failed pages leave total, expiresAt has no milliseconds", "[fidelity]
   CHECK(std::regex_match(expires, iso));
 }
 
-TEST_CASE("active crawls: the ongoing alias, the path filters, the cancel answer",
-          "[fidelity][crawl][cancel][slow]") {
+TEST_CASE("active crawls: the ongoing alias with the path filters and the cancel answer",
+          "[fidelity][crawl][cancelling][slow]"
+          "[ACTIVE-ONGOING][ACTIVE-PATHS][CANCEL-BODY][ENV-CONTENT-TYPE][ENV-SCHEMA]") {
   const std::string start = site_url("/slow-tree/?fidelity=" + unique_token());
   const json include = {"^/slow-tree/.*"};
   const json exclude = {"^/never/.*"};
@@ -159,8 +169,11 @@ TEST_CASE("active crawls: the ongoing alias, the path filters, the cancel answer
   CHECK(cancelled.body_json.value("status", "") == "cancelled");
 }
 
-TEST_CASE("v1 extract format answers in data.extract", "[fidelity][scrape][v1]") {
+TEST_CASE("v1 extract format answers in data.extract",
+          "[fidelity][scrape][v1]"
+          "[ENV-CONTENT-TYPE][SCRAPE-V1-EXTRACT]") {
   CHECKS_RULES(&rules::kV1Extract);
+  REQUIRE_CAPABILITY("model");
   REQUIRE_CAPABILITY("format:json");
   RULE(rules::kV1Extract);
   const auto res = post("/v1/scrape", {{"url", site_url("/docs/a.html")},

@@ -4,7 +4,9 @@
 
 using namespace webdata::conformance;
 
-TEST_CASE("mock health endpoint answers JSON", "[mock-only][health]") {
+TEST_CASE("mock health endpoint answers JSON",
+          "[mock-only][health]"
+          "[MOCK-HEALTH]") {
   RULE(rules::kMockHealth);
   REQUIRE_MOCK();
   const auto res = get("/health", Auth::kNone);

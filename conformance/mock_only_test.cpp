@@ -29,7 +29,9 @@ long long balance(const std::string& team) {
 
 }  // namespace
 
-TEST_CASE("small chunk limit: next and skip cover every document once", "[mock-only][chunking]") {
+TEST_CASE("small chunk limit: next and skip cover every document once",
+          "[mock-only][chunking]"
+          "[CHUNK-NEXT-UNIQUE][CHUNK-SIZE][MOCK-CHUNK-BYTES]") {
   RULE(rules::kMockChunkBytes);
   REQUIRE_MOCK();
   const auto before = admin("GET", "/__admin/settings");
@@ -70,7 +72,9 @@ TEST_CASE("small chunk limit: next and skip cover every document once", "[mock-o
   CHECK(sdk_urls == urls);
 }
 
-TEST_CASE("a page costs one credit, a team out of credits gets 402", "[mock-only][credits]") {
+TEST_CASE("a page costs one credit and a team out of credits gets 402",
+          "[mock-only][credits]"
+          "[CREDITS-BILLING][ENV-SCHEMA]") {
   RULE(rules::kCreditsBilling);
   REQUIRE_MOCK();
   const long long start = balance("team-1");
@@ -88,8 +92,9 @@ TEST_CASE("a page costs one credit, a team out of credits gets 402", "[mock-only
   CHECK_SCHEMA("common/error", broke.body_json);
 }
 
-TEST_CASE("an API stub with a fault breaks the connection, the SDK reports a transport error",
-          "[mock-only][faults]") {
+TEST_CASE("an API stub with a fault breaks the connection and the SDK reports a transport error",
+          "[mock-only][faults]"
+          "[MOCK-FAULT]") {
   RULE(rules::kMockFault);
   REQUIRE_MOCK();
   const std::string token = unique_token();
@@ -117,7 +122,9 @@ TEST_CASE("an API stub with a fault breaks the connection, the SDK reports a tra
   CHECK(after.status == 200);
 }
 
-TEST_CASE("after expiresAt a job answers 404 Job expired", "[mock-only][retention]") {
+TEST_CASE("after expiresAt a job answers 404 Job expired",
+          "[mock-only][expiry]"
+          "[ENV-SCHEMA][RETENTION][RETENTION-EXPIRED]") {
   RULE(rules::kExpired);
   REQUIRE_MOCK();
   const auto res = post("/v2/batch/scrape", {{"urls", {site_url("/docs/a.html")}}});

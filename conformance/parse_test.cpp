@@ -22,7 +22,8 @@ const std::string kPage =
 }  // namespace
 
 TEST_CASE("v2 parse: an uploaded HTML file becomes a document with the formats asked for",
-          "[parse]") {
+          "[parse]"
+          "[ENV-CONTENT-TYPE][ENV-SCHEMA][PARSE-DOCUMENT]") {
   CHECKS_RULES(&rules::kParseDocument);
   REQUIRE_CAPABILITY("parse");
   RULE(rules::kParseDocument);
@@ -54,7 +55,9 @@ TEST_CASE("v2 parse: an uploaded HTML file becomes a document with the formats a
                        filename) == 0);
 }
 
-TEST_CASE("v2 parse: no file part, or an unreadable file type, is refused", "[parse]") {
+TEST_CASE("v2 parse: no file part or an unreadable file type is refused",
+          "[parse]"
+          "[ENV-CONTENT-TYPE][ENV-SCHEMA][PARSE-REFUSALS]") {
   CHECKS_RULES(&rules::kParseRefusals);
   REQUIRE_CAPABILITY("parse");
   RULE(rules::kParseRefusals);

@@ -19,7 +19,9 @@ struct UploadPart {
   std::string body;
 };
 
-inline const char* upload_boundary() { return "----webdata-conformance-5v8Lq2Rk"; }
+inline const char* upload_boundary() {
+  return "----webdata-conformance-5v8Lq2Rk";
+}
 
 inline std::string multipart_body(const std::vector<UploadPart>& parts) {
   const std::string dash = std::string("--") + upload_boundary();

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <iomanip>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "checks.hpp"
+#include "classify.hpp"
 #include "parse_upload.hpp"
 #include "support.hpp"
 
@@ -17,74 +19,77 @@ struct Found {
   std::map<std::string, Capability> by_name;
   std::vector<std::string> order;
   ApiResponse agent_answer;
+  /// Broken capabilities whose own rule a case has already judged.
+  std::set<std::string> judged;
 };
 Found& found() {
   static Found f;
   return f;
 }
 
-void set(const std::string& name, bool available, const std::string& detail) {
+// The rule that judges each capability itself (its failure when the capability is broken).
+const Rule* own_rule(const std::string& name) {
+  static const std::map<std::string, const Rule*> rules = {
+      {"search", &rules::kSearchShape},
+      {"agent", &rules::kAgentShape},
+      {"agent-job", &rules::kAgentJob},
+      {"agent-list", &rules::kAgentList},
+      {"agent-trace", &rules::kAgentTrace},
+      {"agent-threads", &rules::kAgentThread},
+      {"format:images", &rules::kScrapeImages},
+      {"format:summary", &rules::kModelFormats},
+      {"format:json", &rules::kModelFormats},
+      {"format:changeTracking", &rules::kModelFormats},
+      {"format:branding", &rules::kModelFormats},
+      {"format:screenshot", &rules::kModelFormats},
+      {"actions", &rules::kActions},
+      {"pdf", &rules::kScrapePdf},
+      {"parse", &rules::kParseDocument},
+      {"webhooks", &rules::kHookEvents},
+      {"map", &rules::kMapShape},
+      {"map-v1", &rules::kMapShape},
+      {"extract", &rules::kExtractStart},
+      {"credit-usage", &rules::kCreditUsage},
+      {"token-usage", &rules::kTokenUsage},
+      {"usage-history", &rules::kUsageHistory},
+      {"queue-status", &rules::kQueueStatus},
+      {"concurrency-check", &rules::kConcurrencyCheck},
+      {"crawl-preview", &rules::kCrawlPreview},
+      {"scrape-by-id", &rules::kScrapeById},
+      {"result-cache", &rules::kDefaultMaxAgeV2},
+  };
+  const auto it = rules.find(name);
+  return it == rules.end() ? nullptr : it->second;
+}
+
+void set(const std::string& name, const Finding& finding) {
   if (found().by_name.count(name) == 0) found().order.push_back(name);
-  found().by_name[name] = {available, detail};
+  found().by_name[name] = {finding.presence, finding.detail, own_rule(name)};
 }
 
-std::string text_field(const json& object, const char* key) {
-  if (!object.is_object() || !object.contains(key) || !object.at(key).is_string()) return {};
-  return object.at(key).get<std::string>();
+void set(const std::string& name, bool available, const std::string& detail) {
+  set(name, Finding{available ? Presence::kAvailable : Presence::kAbsent, detail});
 }
 
-// "HTTP 500 SCRAPE_DNS_RESOLUTION_ERROR: <error>": the status and what the body says about it.
-std::string short_answer(const ApiResponse& r) {
-  if (r.status == 0) return "no HTTP answer (" + r.transport_error + ")";
-  std::string out = "HTTP " + std::to_string(r.status);
-  const std::string code = text_field(r.body_json, "code");
-  const std::string error = text_field(r.body_json, "error");
-  if (!code.empty()) out += " " + code;
-  if (!error.empty()) {
-    out += ": " + error;
-  } else if (!r.is_json()) {
-    std::string body = r.body.substr(0, r.body.find('\n'));
-    if (body.size() > 200) body = body.substr(0, 200) + "...";
-    if (!body.empty()) out += ": " + body;
-  }
-  return out;
-}
-
-// The warning of a scrape answer (in `data`, or at the top level), or "".
-std::string warning_of(const ApiResponse& r) {
-  std::string w = text_field(r.body_json.value("data", json()), "warning");
-  return w.empty() ? text_field(r.body_json, "warning") : w;
-}
-
-// A scrape asking for a format or option that fills `field`: present when the document has it;
-// missing when the target refuses the request, or answers with a warning instead of the field
-// (as an engine that cannot take screenshots does). An answer without the field and without a
-// warning counts as present, so that the case fails it.
-Capability probe_scrape(const std::string& field, const json& body) {
+// A scrape asking for a format or option that fills `field` (classify_scrape_feature()).
+Finding probe_scrape(const std::string& field, const json& body, ApiResponse* answer = nullptr) {
   const auto res = post("/v2/scrape", body);
-  if (res.status != 200 || !res.body_json.is_object() || !res.body_json.value("success", false)) {
-    return {false, "a scrape asking for it is refused: " + short_answer(res)};
-  }
-  const json data = res.body_json.value("data", json());
-  if (data.is_object() && data.contains(field)) return {true, "the scrape answer has " + field};
-  const std::string warning = warning_of(res);
-  if (!warning.empty()) {
-    return {false,
-            "the scrape answers without " + field + ", with the warning \"" + warning + "\""};
-  }
-  return {true, "the scrape answers without " + field + " and without a warning (a failure)"};
+  if (answer != nullptr) *answer = res;
+  return classify_scrape_feature(field, res.answer());
 }
 
 // GET /v2/scrape/{id} of a scrape just made. Self-hosted deployments keep no scrapes (the route
-// reads the cloud service's database) and answer 404 for every id. A deployment may store the
-// scrape a moment after answering it, so a 404 is asked again for a few seconds before it counts.
-Capability probe_scrape_by_id() {
-  const auto made = post("/v2/scrape", {{"url", site_url("/docs/a.html")}, {"formats", {"markdown"}}});
+// reads the cloud service's database): a JSON 404 for every id. A deployment may store the scrape
+// a moment after answering it, so a 404 is asked again for a few seconds before it counts.
+Finding probe_scrape_by_id() {
+  const auto made =
+      post("/v2/scrape", {{"url", site_url("/docs/a.html")}, {"formats", {"markdown"}}});
   const json data = made.body_json.is_object() ? made.body_json.value("data", json()) : json();
-  const std::string id =
-      data.is_object() ? text_field(data.value("metadata", json()), "scrapeId") : std::string();
+  const json meta = data.is_object() ? data.value("metadata", json()) : json();
+  const std::string id = meta.is_object() ? meta.value("scrapeId", "") : "";
   if (id.empty()) {
-    return {false, "no scrapeId to ask for: POST /v2/scrape answers " + short_answer(made)};
+    return {Presence::kAbsent,
+            "no scrapeId to ask for: POST /v2/scrape answers " + short_answer(made.answer())};
   }
   ApiResponse res;
   for (int attempt = 0; attempt < 4; ++attempt) {
@@ -92,56 +97,103 @@ Capability probe_scrape_by_id() {
     res = get("/v2/scrape/" + id);
     if (res.status != 404) break;
   }
-  const std::string seen = "GET /v2/scrape/{id} of a scrape just made answers " + short_answer(res);
-  if (res.status == 0 || res.status == 404 || res.status == 405) {
-    return {false, seen + " (cloud only: self-hosted deployments keep no scrapes)"};
+  const std::string route = "GET /v2/scrape/{id}";
+  if ((res.status == 404 || res.status == 405) && res.is_json()) {
+    return {Presence::kAbsent, route + " of a scrape just made answers " +
+                                   short_answer(res.answer()) +
+                                   " (cloud only: self-hosted deployments keep no scrapes)"};
   }
-  return {true, seen};
+  return classify_route(route, res.answer());
 }
 
-// Deployments without a search provider answer searches with no results.
-Capability probe_search() {
-  const std::string query = "web data";
-  const auto res = post("/v2/search", {{"query", query}, {"limit", 3}});
-  if (res.status == 200 && res.body_json.is_object() && res.body_json.value("success", false)) {
-    const json web = res.body_json.value("data", json::object()).value("web", json::array());
-    if (web.is_array() && !web.empty()) {
-      return {true, std::to_string(web.size()) + " results for \"" + query + "\""};
-    }
-    const std::string warning = text_field(res.body_json, "warning");
-    return {false, "no results for \"" + query + "\"" +
-                       (warning.empty() ? "" : " (warning \"" + warning + "\")") +
-                       ": no search provider configured"};
-  }
-  return {false, "POST /v2/search answers " + short_answer(res)};
-}
-
-Capability probe_auth() {
+Finding probe_auth() {
   const auto res = get("/v2/crawl/active", Auth::kNone);
+  const std::string seen = short_answer(res.answer());
   if (res.status >= 200 && res.status < 300) {
-    return {false, "authentication is off: GET /v2/crawl/active without a key answers " +
-                       short_answer(res)};
+    return {Presence::kAbsent,
+            "authentication is off: GET /v2/crawl/active without a key answers " + seen};
   }
-  return {true, "GET /v2/crawl/active without a key answers " + short_answer(res)};
+  return {Presence::kAvailable, "GET /v2/crawl/active without a key answers " + seen};
 }
 
-// POST /v2/parse of a small HTML file. Older deployments do not serve the route (404).
-Capability probe_parse() {
+// POST /v2/parse of a small HTML file: a valid upload, so anything but a document is a finding.
+Finding probe_parse() {
   const auto res = post_parse({{"file", "precheck.html", "text/html",
                                 "<html><head><title>Precheck</title></head><body><h1>Precheck"
                                 "</h1></body></html>"}});
   if (res.status == 200 && res.body_json.is_object() && res.body_json.value("success", false)) {
-    return {true, "POST /v2/parse of an HTML file answers 200"};
+    return {Presence::kAvailable, "POST /v2/parse of an HTML file answers HTTP 200"};
   }
-  return {false, "POST /v2/parse of an HTML file answers " + short_answer(res)};
+  Finding f = classify_route("POST /v2/parse", res.answer());
+  if (f.presence == Presence::kAvailable) f.presence = Presence::kBroken;
+  return f;
 }
 
-Capability probe_pdf() {
-  const auto res = post("/v2/scrape", {{"url", site_url("/files/doc.pdf")}});
-  if (res.status == 400 || text_field(res.body_json, "code") == "SCRAPE_UNSUPPORTED_FILE_ERROR") {
-    return {false, "PDF documents are refused: " + short_answer(res)};
+// Two v2 scrapes of one page with maxAge 2 days: a deployment with a result cache serves the
+// second from it; one without fetches the page again, which maxAge (an upper bound) allows.
+Finding probe_result_cache() {
+  const std::string path = "/docs/b.html?cache-probe=" + unique_token();
+  const json body = {{"url", site_url(path)}, {"formats", {"markdown"}}, {"maxAge", 172800000}};
+  for (int i = 0; i < 2; ++i) {
+    const auto res = post("/v2/scrape", body);
+    if (res.status != 200) {
+      return {Presence::kBroken, "a v2 scrape with maxAge answers " + short_answer(res.answer())};
+    }
   }
-  return {true, "a scrape of /files/doc.pdf answers " + short_answer(res)};
+  if (site().hits(path) <= 1) {
+    return {Presence::kAvailable, "a second scrape with maxAge 2 days came from the cache"};
+  }
+  return {Presence::kAbsent,
+          "two v2 scrapes of one page with maxAge 2 days both fetched it: this deployment keeps "
+          "no result cache (a fresh fetch satisfies maxAge)"};
+}
+
+// A route that answers 200 must carry `field`; one without it is broken.
+Finding route_with_field(const std::string& route, const ApiResponse& res, const char* field) {
+  Finding f = classify_route(route, res.answer());
+  if (f.presence == Presence::kAvailable && !res.body_json.contains(field)) {
+    f = {Presence::kBroken, f.detail + ", without `" + field + "`"};
+  }
+  return f;
+}
+
+// The agent (POST /v2/agent about /docs/a.html; the agent case judges that answer) and its newer
+// routes, read on the same run (no second model run).
+void probe_agent() {
+  auto& agent = found().agent_answer;
+  agent =
+      post("/v2/agent", {{"prompt", "What is the heading of " + site_url("/docs/a.html") + "?"}});
+  const Finding f = classify_route("POST /v2/agent", agent.answer());
+  set("agent", f);
+  const bool job =
+      agent.status == 200 && agent.body_json.contains("id") && !agent.body_json.contains("data");
+  if (f.presence == Presence::kBroken) {
+    set("agent-job", false, "needs agent, which is broken (see AGENT-SHAPE)");
+  } else if (f.presence == Presence::kAbsent) {
+    set("agent-job", f);
+  } else {
+    set("agent-job", job,
+        job ? "POST /v2/agent answers with a job id"
+            : "POST /v2/agent answers at once (the synchronous form)");
+  }
+  const std::string agent_id = job ? agent.body_json.value("id", "") : "";
+  if (agent_id.empty()) {
+    for (const char* name : {"agent-list", "agent-trace", "agent-threads"}) {
+      set(name, false,
+          "no agent run to read: POST /v2/agent answers " + short_answer(agent.answer()));
+    }
+    return;
+  }
+  set("agent-list", route_with_field("GET /v2/agent", get("/v2/agent"), "agents"));
+  set("agent-trace", route_with_field("GET /v2/agent/{id}/trace",
+                                      get("/v2/agent/" + agent_id + "/trace"), "events"));
+  const std::string thread_id = agent.body_json.value("threadId", "");
+  if (thread_id.empty()) {
+    set("agent-threads", false, "POST /v2/agent names no threadId");
+  } else {
+    set("agent-threads", route_with_field("GET /v2/agent/threads/{threadId}",
+                                          get("/v2/agent/threads/" + thread_id), "thread"));
+  }
 }
 
 // Starts a one-page batch with a webhook to /hooks/<token>; the deliveries are looked at later.
@@ -150,10 +202,38 @@ ApiResponse start_webhook_probe(const std::string& token) {
                                    {"webhook", {{"url", site_url("/hooks/" + token)}}}});
 }
 
+void judge_signing(const Delivery& d) {
+  const std::string& name = target().signature_header;
+  if (!d.header(name).empty()) {
+    set("webhook-signing", true, "deliveries carry " + name);
+    return;
+  }
+  if (!target().webhook_secret.empty()) {
+    set("webhook-signing", true,
+        "deliveries carry no " + name + ", but --webhook-secret was given: they must be signed");
+    return;
+  }
+  std::string other;
+  for (const auto& [header, value] : d.headers) {
+    std::string lower = header;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (lower.find("signature") != std::string::npos) other = header;
+  }
+  set("webhook-signing", false,
+      other.empty() ? "deliveries carry no " + name +
+                          " header: the deployment signs only when it has a webhook secret "
+                          "(give --webhook-secret to require signatures)"
+                    : "deliveries carry " + other + ", not " + name + " (give --signature-header " +
+                          other + ")");
+}
+
 void judge_webhook_probe(const ApiResponse& started, const std::string& token,
                          std::chrono::steady_clock::time_point deadline) {
   if (started.status != 200) {
-    set("webhooks", false, "a batch scrape with a webhook is refused: " + short_answer(started));
+    Finding f = classify_route("POST /v2/batch/scrape with a webhook", started.answer());
+    if (f.presence == Presence::kAvailable) f.presence = Presence::kAbsent;
+    set("webhooks", f);
     set("webhook-signing", false, "no delivery to look at");
     return;
   }
@@ -170,34 +250,13 @@ void judge_webhook_probe(const ApiResponse& started, const std::string& token,
     return;
   }
   set("webhooks", true, "deliveries reach " + site_url("/hooks/"));
-  const Delivery& d = list.front();
-  const std::string& name = target().signature_header;
-  if (!d.header(name).empty()) {
-    set("webhook-signing", true, "deliveries carry " + name);
-  } else if (!target().webhook_secret.empty()) {
-    set("webhook-signing", true,
-        "deliveries carry no " + name + ", but --webhook-secret was given: they must be signed");
-  } else {
-    std::string other;
-    for (const auto& [header, value] : d.headers) {
-      std::string lower = header;
-      std::transform(lower.begin(), lower.end(), lower.begin(),
-                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-      if (lower.find("signature") != std::string::npos) other = header;
-    }
-    set("webhook-signing", false,
-        other.empty() ? "deliveries carry no " + name +
-                            " header: the deployment signs only when it has a webhook secret "
-                            "(give --webhook-secret to require signatures)"
-                      : "deliveries carry " + other + ", not " + name +
-                            " (give --signature-header " + other + ")");
-  }
+  judge_signing(list.front());
 }
 
 // The endpoints beyond the specification's core (map, extract, team usage, params preview):
-// older deployments lack some of them. Only "no such route" (404, 405) counts as missing; any
-// other answer means the route is there, and the cases judge it.
-void probe_routes() {
+// older deployments lack some of them. Returns the params preview's answer (it also tells
+// whether the deployment has a language model).
+ApiResponse probe_routes() {
   struct Probe {
     const char* name;
     const char* method;
@@ -211,6 +270,7 @@ void probe_routes() {
       {"extract", "POST", "/v2/extract", {{"urls", "not a list"}}},
       {"credit-usage", "GET", "/v2/team/credit-usage", nullptr},
       {"token-usage", "GET", "/v2/team/token-usage", nullptr},
+      {"usage-history", "GET", "/v2/team/credit-usage/historical", nullptr},
       {"queue-status", "GET", "/v2/team/queue-status", nullptr},
       {"concurrency-check", "GET", "/v2/concurrency-check", nullptr},
       {"crawl-preview",
@@ -218,6 +278,7 @@ void probe_routes() {
        "/v2/crawl/params-preview",
        {{"url", site_url("/")}, {"prompt", "only the docs"}}},
   };
+  ApiResponse preview;
   for (const auto& p : probes) {
     Call c;
     c.method = p.method;
@@ -225,9 +286,10 @@ void probe_routes() {
     if (!p.body.is_null()) c.body = p.body;
     c.timeout = 30s;
     const auto res = call(c);
-    const std::string seen = std::string(p.method) + " " + p.path + " answers " + short_answer(res);
-    set(p.name, res.status != 0 && res.status != 404 && res.status != 405, seen);
+    set(p.name, classify_route(std::string(p.method) + " " + p.path, res.answer()));
+    if (std::string(p.name) == "crawl-preview") preview = res;
   }
+  return preview;
 }
 
 json json_format() {
@@ -236,67 +298,60 @@ json json_format() {
           {"schema", {{"type", "object"}, {"properties", {{"heading", {{"type", "string"}}}}}}}};
 }
 
+// The formats and options a scrape may ask for. Returns the answer to the json format (it also
+// tells whether the deployment has a language model).
+ApiResponse probe_formats() {
+  const std::string a = site_url("/docs/a.html");
+  for (const std::string format : {"images", "summary", "branding", "screenshot"}) {
+    set("format:" + format, probe_scrape(format, {{"url", a}, {"formats", {format}}}));
+  }
+  ApiResponse json_answer;
+  set("format:json",
+      probe_scrape("json", {{"url", a}, {"formats", {json_format()}}}, &json_answer));
+  set("format:changeTracking",
+      probe_scrape("changeTracking",
+                   {{"url", site_url("/docs/a.html?precheck-ct=" + unique_token())},
+                    {"formats", {"markdown", "changeTracking"}}}));
+  set("actions",
+      probe_scrape("actions", {{"url", a},
+                               {"actions", json::array({{{"type", "wait"}, {"milliseconds", 10}},
+                                                        {{"type", "scrape"}}})}}));
+  set("pdf", classify_pdf(post("/v2/scrape", {{"url", site_url("/files/doc.pdf")}}).answer()));
+  return json_answer;
+}
+
 std::string stop_message(const std::string& what, const std::string& cause) {
   return "webdata-conformance: stopped before any test case: " + what + "\n  cause: " + cause;
 }
 
-}  // namespace
-
-std::string short_label_advice(const std::string& site_host) {
-  if (!last_label_too_short(site_host)) return {};
-  return "Deployments refuse URLs whose host ends in a label shorter than two characters, like " +
-         host_of(site_host) +
-         " (\"URL must have a valid top-level domain\"). On loopback use an address such as "
-         "127.0.0.10 (--site-bind 127.0.0.10 --site-host 127.0.0.10), or a host name.";
-}
-
-const Capability& capability(const std::string& name) {
-  static const Capability unknown{false, "not probed"};
-  const auto it = found().by_name.find(name);
-  return it == found().by_name.end() ? unknown : it->second;
-}
-
-const ApiResponse& agent_probe_answer() {
-  return found().agent_answer;
-}
-
-std::vector<CapabilityRow> capability_rows() {
-  std::vector<CapabilityRow> rows;
-  for (const auto& name : found().order) {
-    const Capability& c = found().by_name.at(name);
-    rows.push_back({name, c.available, c.detail});
-  }
-  return rows;
-}
-
-PrecheckOutcome run_precheck(std::ostream& out) {
-  using Clock = std::chrono::steady_clock;
-  out << "Precheck of " << target().base_url << "\n";
-
-  // 1. The target answers at all.
+// Step 1: the target answers, and takes the key. Empty when it does.
+std::string check_reachable(std::ostream& out) {
   Call reach;
   reach.path = "/v2/crawl/active";
   reach.timeout = 5s;
   const auto reached = call(reach);
   if (reached.status == 0) {
-    return {false, stop_message("the target does not answer.",
-                                "GET " + target().base_url +
-                                    "/v2/crawl/active: " + reached.transport_error +
-                                    "\n  Check --base-url (or WEBDATA_API_URL) and that the "
-                                    "deployment is running.")};
+    return stop_message("the target does not answer.",
+                        "GET " + target().base_url +
+                            "/v2/crawl/active: " + reached.transport_error +
+                            "\n  Check --base-url (or WEBDATA_API_URL) and that the deployment is "
+                            "running.");
   }
   if (reached.status == 401) {
-    return {false, stop_message(target().api_key.empty() ? "the target needs an API key."
-                                                         : "the target refuses the API key.",
-                                "GET /v2/crawl/active answers " + short_answer(reached) +
-                                    "\n  Give the deployment's key with --api-key or "
-                                    "WEBDATA_API_KEY.")};
+    return stop_message(target().api_key.empty() ? "the target needs an API key."
+                                                 : "the target refuses the API key.",
+                        "GET /v2/crawl/active answers " + short_answer(reached.answer()) +
+                            "\n  Give the deployment's key with --api-key or WEBDATA_API_KEY.");
   }
   out << "  " << std::left << std::setw(26) << "target reachable"
-      << "GET /v2/crawl/active answers " << short_answer(reached) << "\n";
+      << "GET /v2/crawl/active answers " << short_answer(reached.answer()) << "\n";
+  return {};
+}
 
-  // 2. The target can fetch this runner's test site. Bounded so that the run stops within
-  // about ten seconds when it cannot (the scrape's own timeout ends first).
+// Step 2: the target can fetch this runner's test site. Bounded so that the run stops within
+// about ten seconds when it cannot (the scrape's own timeout ends first). Empty when it can.
+std::string check_site_fetch(std::ostream& out) {
+  using Clock = std::chrono::steady_clock;
   const std::string path = "/docs/a.html?precheck=" + unique_token();
   const std::string page = site_url(path);
   Call scrape;
@@ -310,132 +365,127 @@ PrecheckOutcome run_precheck(std::ostream& out) {
   const auto started = Clock::now();
   const auto fetched = call(scrape);
   const double took = std::chrono::duration<double>(Clock::now() - started).count();
-  const std::string markdown = text_field(fetched.body_json.value("data", json()), "markdown");
-  if (fetched.status != 200 || !fetched.body_json.value("success", false) ||
-      site().hits(path) == 0 || markdown.find("Page A") == std::string::npos) {
-    std::string cause = "POST /v2/scrape of " + page + " answered " + short_answer(fetched);
-    if (fetched.status == 200 && site().hits(path) == 0) {
-      cause += ", but the page never reached the runner: the target fetched something else";
-    }
-    cause += "\n  The target must reach the test site at http://" + target().site_host +
-             "/ (--site-host; the site listens on " + target().site_listen +
-             ", see --site-bind and --site-port).";
-    const std::string advice = short_label_advice(target().site_host);
-    if (!advice.empty()) cause += "\n  Note: " + advice;
-    return {false, stop_message("the target cannot fetch this runner's test site.", cause)};
+  const json data =
+      fetched.body_json.is_object() ? fetched.body_json.value("data", json()) : json();
+  const std::string markdown = data.is_object() ? data.value("markdown", "") : "";
+  const bool reached = site().hits(path) > 0;
+  if (fetched.status != 200 || !fetched.body_json.value("success", false) || !reached ||
+      markdown.find("Page A") == std::string::npos) {
+    const FetchFailure f = explain_fetch_failure(
+        fetched.answer(), {page, target().site_host, target().site_listen, reached});
+    return stop_message(f.headline, f.cause + (f.advice.empty() ? "" : "\n  " + f.advice));
   }
   std::ostringstream seconds;
   seconds << std::fixed << std::setprecision(2) << took;
   out << "  " << std::setw(26) << "test site from the target" << page << " scraped ("
       << seconds.str() << " s)\n";
+  return {};
+}
 
-  // 3. Capabilities. The webhook probe's batch runs while the others are probed.
+void print_capabilities(std::ostream& out) {
+  out << "Capabilities (absent: the rules that need one are skipped; broken: its own rule fails, "
+         "the others that need it are skipped):\n";
+  for (const auto& name : found().order) {
+    const Capability& c = found().by_name.at(name);
+    std::string detail = c.detail;
+    if (c.presence == Presence::kBroken && c.rule != nullptr) {
+      detail += " (judged by " + std::string(c.rule->id) + ")";
+    }
+    out << "  " << std::left << std::setw(22) << name << " " << std::setw(10)
+        << presence_name(c.presence) << detail << "\n";
+  }
+  out << std::right << std::flush;
+}
+
+// Step 3: the optional parts. The webhook probe's batch runs while the others are probed.
+void probe_capabilities() {
   const std::string hook_token = unique_token();
   const auto hook_started = start_webhook_probe(hook_token);
-  const auto hook_deadline = Clock::now() + target().scaled(20s);
-
-  const Capability auth = probe_auth();
-  set("auth", auth.available, auth.detail);
-  const Capability search = probe_search();
-  set("search", search.available, search.detail);
-
-  auto& agent = found().agent_answer;
-  agent =
-      post("/v2/agent", {{"prompt", "What is the heading of " + site_url("/docs/a.html") + "?"}});
-  if (agent.status == 200) {
-    set("agent", true,
-        std::string("POST /v2/agent answers 200") +
-            (agent.body_json.contains("data") ? "" : " with a job id"));
-  } else {
-    set("agent", false, "POST /v2/agent answers " + short_answer(agent));
-  }
-  // The job form: an id without `data` (agent_job_test.cpp).
-  if (agent.status == 200 && agent.body_json.contains("id") && !agent.body_json.contains("data")) {
-    set("agent-job", true, "POST /v2/agent answers with a job id");
-  } else {
-    set("agent-job", false,
-        agent.status == 200 ? "POST /v2/agent answers at once (the synchronous form)"
-                            : "POST /v2/agent answers " + short_answer(agent));
-  }
-
-  // The agent's newer routes, probed on the precheck's run (no second model run).
-  const std::string agent_id = agent.status == 200 ? agent.body_json.value("id", "") : "";
-  if (agent_id.empty()) {
-    for (const char* name : {"agent-list", "agent-trace", "agent-threads"}) {
-      set(name, false, "no agent run to read: POST /v2/agent answers " + short_answer(agent));
-    }
-  } else {
-    const auto list = get("/v2/agent");
-    set("agent-list", list.status == 200 && list.body_json.contains("agents"),
-        "GET /v2/agent answers " + short_answer(list));
-    const auto trace = get("/v2/agent/" + agent_id + "/trace");
-    set("agent-trace", trace.status == 200 && trace.body_json.contains("events"),
-        "GET /v2/agent/{id}/trace answers " + short_answer(trace));
-    const std::string thread_id = agent.body_json.value("threadId", "");
-    if (thread_id.empty()) {
-      set("agent-threads", false, "POST /v2/agent names no threadId");
-    } else {
-      const auto thread = get("/v2/agent/threads/" + thread_id);
-      set("agent-threads", thread.status == 200 && thread.body_json.contains("thread"),
-          "GET /v2/agent/threads/{threadId} answers " + short_answer(thread));
-    }
-  }
-
-  const std::string a = site_url("/docs/a.html");
-  for (const std::string format : {"images", "summary", "branding", "screenshot"}) {
-    const Capability c = probe_scrape(format, {{"url", a}, {"formats", {format}}});
-    set("format:" + format, c.available, c.detail);
-  }
-  {
-    const Capability c = probe_scrape("json", {{"url", a}, {"formats", {json_format()}}});
-    set("format:json", c.available, c.detail);
-  }
-  {
-    const Capability c = probe_scrape(
-        "changeTracking", {{"url", site_url("/docs/a.html?precheck-ct=" + unique_token())},
-                           {"formats", {"markdown", "changeTracking"}}});
-    set("format:changeTracking", c.available, c.detail);
-  }
-  {
-    const Capability c =
-        probe_scrape("actions", {{"url", a},
-                                 {"actions", json::array({{{"type", "wait"}, {"milliseconds", 10}},
-                                                          {{"type", "scrape"}}})}});
-    set("actions", c.available, c.detail);
-  }
-  {
-    const Capability c = probe_pdf();
-    set("pdf", c.available, c.detail);
-  }
-  {
-    const Capability c = probe_parse();
-    set("parse", c.available, c.detail);
-  }
-  probe_routes();
-  {
-    const Capability c = probe_scrape_by_id();
-    set("scrape-by-id", c.available, c.detail);
-  }
+  const auto hook_deadline = std::chrono::steady_clock::now() + target().scaled(20s);
+  set("auth", probe_auth());
+  set("search",
+      classify_search("web data",
+                      post("/v2/search", {{"query", "web data"}, {"limit", 3}}).answer()));
+  probe_agent();
+  const ApiResponse json_answer = probe_formats();
+  set("parse", probe_parse());
+  const ApiResponse preview = probe_routes();
+  set("model", classify_model(preview.answer(), json_answer.answer()));
+  set("scrape-by-id", probe_scrape_by_id());
+  set("result-cache", probe_result_cache());
   judge_webhook_probe(hook_started, hook_token, hook_deadline);
   set("webhook-secret", !target().webhook_secret.empty(),
       target().webhook_secret.empty()
           ? "no --webhook-secret given: signature values cannot be verified"
           : "--webhook-secret given");
   set("other-team", !target().other_api_key.empty(),
-      target().other_api_key.empty() ? "no --other-api-key given: cross-team isolation cannot "
-                                       "be checked"
-                                     : "--other-api-key given");
+      target().other_api_key.empty()
+          ? "no --other-api-key given: cross-team isolation cannot be checked"
+          : "--other-api-key given");
   set("mock-admin", target().is_mock,
       target().is_mock ? "the runner started the mock with its admin surface"
                        : "needs the /__admin/ surface of a webdata-mock the runner starts "
                          "(--spawn-mock)");
+}
 
-  out << "Capabilities (a missing one turns the cases that need it into skips):\n";
-  for (const auto& row : capability_rows()) {
-    out << "  " << std::setw(22) << row.name << " " << std::setw(8)
-        << (row.available ? "present" : "missing") << " " << row.detail << "\n";
+}  // namespace
+
+const Capability& capability(const std::string& name) {
+  static const Capability unknown{Presence::kAbsent, "not probed", nullptr};
+  const auto it = found().by_name.find(name);
+  return it == found().by_name.end() ? unknown : it->second;
+}
+
+std::string capability_gate(const std::string& name, bool owns) {
+  const Capability& c = capability(name);
+  switch (c.presence) {
+    case Presence::kAvailable:
+      return {};
+    case Presence::kAbsent:
+      return "capability " + name + ": " + c.detail;
+    case Presence::kBroken:
+      if (owns && found().judged.insert(name).second) return {};
+      break;
   }
-  out << std::right << std::flush;
+  return "needs " + name + ", which is broken (see " +
+         (c.rule != nullptr ? std::string(c.rule->id) : std::string("the capability table")) + ")";
+}
+
+std::string case_gate(const std::string& name) {
+  const Capability& c = capability(name);
+  return capability_gate(name, c.rule != nullptr && case_names_rule(*c.rule));
+}
+
+bool part_needs(const std::string& name, std::initializer_list<const Rule*> rules) {
+  const Capability& c = capability(name);
+  const bool owns = std::find(rules.begin(), rules.end(), c.rule) != rules.end();
+  const std::string reason = capability_gate(name, c.rule != nullptr && owns);
+  if (reason.empty()) return true;
+  for (const Rule* rule : rules) skip_rule(*rule, reason);
+  return false;
+}
+
+const ApiResponse& agent_probe_answer() {
+  return found().agent_answer;
+}
+
+std::vector<CapabilityRow> capability_rows() {
+  std::vector<CapabilityRow> rows;
+  for (const auto& name : found().order) {
+    const Capability& c = found().by_name.at(name);
+    rows.push_back({name, c.presence, c.detail});
+  }
+  return rows;
+}
+
+PrecheckOutcome run_precheck(std::ostream& out) {
+  out << "Precheck of " << target().base_url << "\n";
+  for (const auto& step : {check_reachable, check_site_fetch}) {
+    const std::string stop = step(out);
+    if (!stop.empty()) return {false, stop};
+  }
+  probe_capabilities();
+  print_capabilities(out);
   return {};
 }
 

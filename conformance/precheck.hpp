@@ -2,8 +2,9 @@
 
 // The precheck that runs before any test case: is the target reachable, can it fetch this
 // runner's test site, and which optional capabilities does it offer. A target that cannot fetch
-// the site would fail dozens of cases for one reason, so the run stops with that reason instead;
-// a missing capability turns the cases that need it into named skips.
+// the site would fail dozens of cases for one reason, so the run stops with that reason instead
+// (named from the deployment's own answer, classify.hpp); an absent capability turns the cases
+// that need it into named skips, a broken one fails its own rule once.
 
 #include <ostream>
 #include <string>
@@ -24,9 +25,5 @@ PrecheckOutcome run_precheck(std::ostream& out);
 
 /// The capabilities found, in the order of the table (for the reports).
 std::vector<CapabilityRow> capability_rows();
-
-/// The advice for a site host whose last label is shorter than two characters ("127.0.0.1");
-/// empty for other hosts.
-std::string short_label_advice(const std::string& site_host);
 
 }  // namespace webdata::conformance

@@ -2,7 +2,8 @@
 # case (exit 3), within 10 s:
 #   1. a deployment with authentication on and no key given ("needs an API key");
 #   2. a deployment that cannot fetch the runner's test site (webdata-mock without --live-fetch),
-#      also with the JUnit report holding the one precheck error.
+#      also with the JUnit report holding the one precheck error; the advice is the cause's own:
+#      the mock's two flags or --spawn-mock, nothing about --site-host or top-level domains.
 #   cmake -DSUITE=... -DMOCK=... -DWORK=dir -P precheck_check.cmake
 foreach(var SUITE MOCK WORK)
   if(NOT DEFINED ${var})
@@ -32,6 +33,18 @@ function(expect_stop name expected_text)
   if(at EQUAL -1)
     message(FATAL_ERROR "${name}: no message \"${expected_text}\"")
   endif()
+  foreach(want IN LISTS EXPECT_TEXT)
+    string(FIND "${err}" "${want}" at)
+    if(at EQUAL -1)
+      message(FATAL_ERROR "${name}: the message does not say \"${want}\"")
+    endif()
+  endforeach()
+  foreach(unwanted IN LISTS REFUSE_TEXT)
+    string(FIND "${err}" "${unwanted}" at)
+    if(NOT at EQUAL -1)
+      message(FATAL_ERROR "${name}: the message says \"${unwanted}\", which is not its cause")
+    endif()
+  endforeach()
   string(REGEX MATCHALL "stopped before any test case" stops "${err}")
   list(LENGTH stops n)
   if(NOT n EQUAL 1 OR out MATCHES "passed, [0-9]+ failed")
@@ -44,6 +57,8 @@ expect_stop("authentication on, no key" "the target needs an API key."
 
 set(junit "${WORK}/precheck-junit.xml")
 file(REMOVE "${junit}")
+set(EXPECT_TEXT "live fetching is off" "--live-fetch --allow-private-targets" "--spawn-mock")
+set(REFUSE_TEXT "--site-host" "top-level domain")
 expect_stop("live fetching off" "the target cannot fetch this runner's test site."
             --mock-fault no-auth --junit "${junit}")
 file(READ "${junit}" xml)

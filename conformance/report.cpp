@@ -1,6 +1,7 @@
 #include "report.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <iomanip>
 #include <sstream>
@@ -27,9 +28,12 @@ CaseResult& current() {
   static CaseResult result;
   return result;
 }
-bool& skipped_flag() {
-  static bool flag = false;
-  return flag;
+// The first tag that is not a rule id (rule ids are upper case): the case's area.
+std::string group_of(const std::vector<std::string>& tags) {
+  for (const auto& tag : tags) {
+    if (!tag.empty() && std::islower(static_cast<unsigned char>(tag.front()))) return tag;
+  }
+  return "conformance";
 }
 
 // The id of the innermost "rule ID (...)" message of a failed check, or "".
@@ -68,8 +72,15 @@ class Recorder : public Catch::TestEventListenerBase {
   void testCaseStarting(const Catch::TestCaseInfo& info) override {
     current() = CaseResult{};
     current().name = info.name;
-    current().group = info.tags.empty() ? "conformance" : info.tags.front();
-    skipped_flag() = false;
+    current().tags = info.tags;
+    current().group = group_of(info.tags);
+    // The rules a case is tagged with are named from its start: a case skipped, or stopped at a
+    // stalled job, before it reaches a rule still accounts for it.
+    for (const Rule* rule : rules::kAll) {
+      if (std::find(info.tags.begin(), info.tags.end(), rule->id) != info.tags.end()) {
+        current().rules.insert(rule->id);
+      }
+    }
     started_ = std::chrono::steady_clock::now();
   }
 
@@ -79,9 +90,13 @@ class Recorder : public Catch::TestEventListenerBase {
       current().warnings.push_back(result.getMessage());
       return true;
     }
+    // Every check, passed or not, counts for the rule it was made under: a rule without checks
+    // is "not checked", never passed.
+    const std::string rule = innermost_rule(stats.infoMessages);
+    if (!rule.empty()) ++current().checks[rule];
     if (result.isOk()) return true;
     CheckFailure failure;
-    failure.rule = innermost_rule(stats.infoMessages);
+    failure.rule = rule;
     // One line for the verdict table and the JUnit message (expansions of strings span lines).
     failure.summary = describe_result(result);
     std::replace(failure.summary.begin(), failure.summary.end(), '\n', ' ');
@@ -103,7 +118,9 @@ class Recorder : public Catch::TestEventListenerBase {
     }
     if (!result.failures.empty()) {
       result.outcome = CaseResult::Outcome::kFailed;
-    } else if (skipped_flag()) {
+    } else if (!result.stall_reason.empty()) {
+      result.outcome = CaseResult::Outcome::kStalled;
+    } else if (!result.skip_reason.empty()) {
       result.outcome = CaseResult::Outcome::kSkipped;
     }
     cases_store().push_back(std::move(result));
@@ -130,7 +147,7 @@ void write_properties(std::ostream& out, const RunInfo& run) {
   out << "      <property" << attr("name", "site") << attr("value", run.site) << "/>\n";
   for (const auto& c : run.capabilities) {
     out << "      <property" << attr("name", "capability." + c.name)
-        << attr("value", (c.available ? "present: " : "missing: ") + c.detail) << "/>\n";
+        << attr("value", std::string(presence_name(c.presence)) + ": " + c.detail) << "/>\n";
   }
   out << "    </properties>\n";
 }
@@ -146,8 +163,30 @@ void skip_rule(const Rule& rule, const std::string& reason) {
 }
 
 void mark_skipped(const std::string& reason) {
-  if (!skipped_flag()) current().skip_reason = reason;
-  skipped_flag() = true;
+  if (current().skip_reason.empty()) current().skip_reason = reason;
+}
+
+void mark_stalled(const std::string& reason) {
+  if (current().stall_reason.empty()) current().stall_reason = reason;
+}
+
+bool case_names_rule(const Rule& rule) {
+  return current().rules.count(rule.id) > 0;
+}
+
+std::vector<std::string> untagged_rules(const CaseResult& result) {
+  std::set<std::string> named = result.rules;
+  for (const auto& f : result.failures) {
+    if (!f.rule.empty()) named.insert(f.rule);
+  }
+  for (const auto& entry : result.skipped_rules) named.insert(entry.first);
+  std::vector<std::string> out;
+  for (const auto& id : named) {
+    if (std::find(result.tags.begin(), result.tags.end(), id) == result.tags.end()) {
+      out.push_back(id);
+    }
+  }
+  return out;
 }
 
 const std::vector<CaseResult>& recorded_cases() {
@@ -167,6 +206,9 @@ Counts count(const std::vector<CaseResult>& cases) {
       case CaseResult::Outcome::kSkipped:
         ++c.skipped;
         break;
+      case CaseResult::Outcome::kStalled:
+        ++c.stalled;
+        break;
     }
   }
   return c;
@@ -174,46 +216,82 @@ Counts count(const std::vector<CaseResult>& cases) {
 
 std::string summary_line(const Counts& c) {
   return std::to_string(c.passed) + " passed, " + std::to_string(c.failed) + " failed, " +
-         std::to_string(c.skipped) + " skipped";
+         std::to_string(c.skipped) + " skipped" +
+         (c.stalled > 0 ? ", " + std::to_string(c.stalled) + " stalled" : "");
 }
+
+namespace {
+
+// What the cases of a run said about one rule, before the verdict is chosen.
+struct RuleEvidence {
+  bool failed = false;
+  bool checked = false;    // a case that ran made a check on it
+  std::set<std::string> stalls, skips;
+  std::vector<std::string> unchecked;  // cases that ran, named it and checked nothing about it
+};
+
+// Adds what case `c` says about each rule it named to `evidence` (and the cases and failures to
+// `out`).
+void gather(const CaseResult& c, std::map<std::string, RuleEvidence>& evidence,
+            std::map<std::string, RuleVerdict>& out) {
+  std::set<std::string> rules_here = c.rules;
+  std::set<std::string> failed_here;
+  for (const auto& f : c.failures) {
+    if (f.rule.empty() || !failed_here.insert(f.rule).second) continue;
+    evidence[f.rule].failed = true;
+    out[f.rule].reasons.push_back(c.name + ": " + f.summary);
+  }
+  rules_here.insert(failed_here.begin(), failed_here.end());
+  for (const auto& entry : c.skipped_rules) rules_here.insert(entry.first);
+  for (const auto& id : rules_here) {
+    RuleEvidence& e = evidence[id];
+    out[id].cases.push_back(c.name);
+    const auto made = c.checks.find(id);
+    const int checks = made == c.checks.end() ? 0 : made->second;
+    out[id].checks += checks;
+    const auto rule_skip = c.skipped_rules.find(id);
+    if (c.outcome == CaseResult::Outcome::kSkipped) {
+      e.skips.insert(c.skip_reason);
+    } else if (rule_skip != c.skipped_rules.end()) {
+      e.skips.insert(rule_skip->second);
+    } else if (checks > 0) {
+      e.checked = true;
+    } else if (c.outcome == CaseResult::Outcome::kStalled) {
+      e.stalls.insert(c.stall_reason);
+    } else {
+      e.unchecked.push_back(c.name + ": named the rule but made no check on it");
+    }
+  }
+}
+
+void choose(const RuleEvidence& e, RuleVerdict& v) {
+  const auto with = [&v](const char* verdict, const std::set<std::string>& reasons) {
+    v.verdict = verdict;
+    v.reasons.assign(reasons.begin(), reasons.end());
+  };
+  if (e.failed) {
+    v.verdict = "failed";
+  } else if (e.checked) {
+    v.verdict = "passed";
+    v.reasons.clear();
+  } else if (!e.stalls.empty()) {
+    with("stalled", e.stalls);
+  } else if (!e.skips.empty()) {
+    with("skipped", e.skips);
+  } else if (!e.unchecked.empty()) {
+    v.verdict = "not checked";
+    v.reasons = e.unchecked;
+  }
+}
+
+}  // namespace
 
 std::map<std::string, RuleVerdict> rule_verdicts(const std::vector<CaseResult>& cases) {
   std::map<std::string, RuleVerdict> out;
-  std::map<std::string, bool> failed, ran;
-  std::map<std::string, std::set<std::string>> skip_reasons;
+  std::map<std::string, RuleEvidence> evidence;
   for (const Rule* rule : rules::kAll) out[rule->id].verdict = "not run";
-  for (const auto& c : cases) {
-    std::set<std::string> failed_here;
-    for (const auto& f : c.failures) {
-      if (f.rule.empty() || !failed_here.insert(f.rule).second) continue;
-      failed[f.rule] = true;
-      out[f.rule].reasons.push_back(c.name + ": " + f.summary);
-    }
-    std::set<std::string> rules_here = c.rules;
-    rules_here.insert(failed_here.begin(), failed_here.end());
-    for (const auto& [id, reason] : c.skipped_rules) rules_here.insert(id);
-    for (const auto& id : rules_here) {
-      out[id].cases.push_back(c.name);
-      const auto rule_skip = c.skipped_rules.find(id);
-      if (c.outcome == CaseResult::Outcome::kSkipped) {
-        skip_reasons[id].insert(c.skip_reason);
-      } else if (rule_skip != c.skipped_rules.end()) {
-        skip_reasons[id].insert(rule_skip->second);
-      } else {
-        ran[id] = true;
-      }
-    }
-  }
-  for (auto& [id, v] : out) {
-    if (failed[id]) {
-      v.verdict = "failed";
-    } else if (ran[id]) {
-      v.verdict = "passed";
-    } else if (!skip_reasons[id].empty()) {
-      v.verdict = "skipped";
-      v.reasons.assign(skip_reasons[id].begin(), skip_reasons[id].end());
-    }
-  }
+  for (const auto& c : cases) gather(c, evidence, out);
+  for (auto& [id, v] : out) choose(evidence[id], v);
   return out;
 }
 
@@ -224,31 +302,37 @@ void print_verdicts(std::ostream& out, const std::vector<CaseResult>& cases) {
     const RuleVerdict& v = verdicts.at(rule->id);
     std::string detail;
     if (v.verdict == "passed") {
-      detail = std::to_string(v.cases.size()) + (v.cases.size() == 1 ? " case" : " cases");
+      detail = std::to_string(v.checks) + (v.checks == 1 ? " check in " : " checks in ") +
+               std::to_string(v.cases.size()) + (v.cases.size() == 1 ? " case" : " cases");
     } else if (!v.reasons.empty()) {
       detail = v.reasons.front();
       if (v.reasons.size() > 1)
         detail += " (and " + std::to_string(v.reasons.size() - 1) + " more)";
     }
     const std::string word = v.verdict == "failed" ? "FAILED" : v.verdict;
-    out << "  " << std::left << std::setw(22) << rule->id << " " << std::setw(8) << word << " "
+    out << "  " << std::left << std::setw(22) << rule->id << " " << std::setw(11) << word << " "
         << detail << "\n";
   }
   for (const auto& c : cases) {
     for (const auto& f : c.failures) {
       if (f.rule.empty())
-        out << "  (no rule named)        FAILED   " << c.name << ": " << f.summary << "\n";
+        out << "  (no rule named)        FAILED      " << c.name << ": " << f.summary << "\n";
+    }
+    for (const auto& id : untagged_rules(c)) {
+      out << "  (suite defect)         case \"" << c.name << "\" names " << id
+          << " without the tag [" << id << "]: --rule " << id << " misses it\n";
     }
   }
+  out << std::right;
 }
 
 void write_junit(std::ostream& out, const RunInfo& run, const std::vector<CaseResult>& cases) {
   const Counts c = count(cases);
-  const int tests = c.passed + c.failed + c.skipped;
-  const std::string totals = attr("tests", std::to_string(tests)) +
-                             attr("failures", std::to_string(c.failed)) + attr("errors", "0") +
-                             attr("skipped", std::to_string(c.skipped)) +
-                             attr("time", seconds_text(run.seconds));
+  const int tests = c.passed + c.failed + c.skipped + c.stalled;
+  const std::string totals =
+      attr("tests", std::to_string(tests)) + attr("failures", std::to_string(c.failed)) +
+      attr("errors", std::to_string(c.stalled)) + attr("skipped", std::to_string(c.skipped)) +
+      attr("time", seconds_text(run.seconds));
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out << "<testsuites" << attr("name", "webdata-conformance") << totals << ">\n";
   out << "  <testsuite" << attr("name", "webdata-conformance") << attr("hostname", run.target)
@@ -271,6 +355,8 @@ void write_junit(std::ostream& out, const RunInfo& run, const std::vector<CaseRe
           << "</failure>\n";
     } else if (r.outcome == CaseResult::Outcome::kSkipped) {
       out << "      <skipped" << attr("message", r.skip_reason) << "/>\n";
+    } else if (r.outcome == CaseResult::Outcome::kStalled) {
+      out << "      <error" << attr("message", r.stall_reason) << attr("type", "stalled") << "/>\n";
     }
     if (!r.warnings.empty()) {
       std::string text;
@@ -303,24 +389,31 @@ void write_verdicts_json(std::ostream& out, const RunInfo& run,
   const Counts c = count(cases);
   json rules_json = json::object();
   for (const auto& [id, v] : rule_verdicts(cases)) {
-    rules_json[id] = {{"verdict", v.verdict}, {"cases", v.cases}, {"reasons", v.reasons}};
+    rules_json[id] = {
+        {"verdict", v.verdict}, {"cases", v.cases}, {"reasons", v.reasons}, {"checks", v.checks}};
   }
   json capabilities = json::object();
   for (const auto& cap : run.capabilities) {
-    capabilities[cap.name] = {{"available", cap.available}, {"detail", cap.detail}};
+    capabilities[cap.name] = {{"state", presence_name(cap.presence)}, {"detail", cap.detail}};
   }
   json unnamed = json::array();
+  json untagged = json::array();
   for (const auto& r : cases) {
     for (const auto& f : r.failures) {
       if (f.rule.empty()) unnamed.push_back(r.name + ": " + f.summary);
     }
+    for (const auto& id : untagged_rules(r)) untagged.push_back(r.name + ": " + id);
   }
-  const json doc = {
-      {"target", run.target},
-      {"summary", {{"passed", c.passed}, {"failed", c.failed}, {"skipped", c.skipped}}},
-      {"rules", rules_json},
-      {"failuresNamingNoRule", unnamed},
-      {"capabilities", capabilities}};
+  const json doc = {{"target", run.target},
+                    {"summary",
+                     {{"passed", c.passed},
+                      {"failed", c.failed},
+                      {"skipped", c.skipped},
+                      {"stalled", c.stalled}}},
+                    {"rules", rules_json},
+                    {"failuresNamingNoRule", unnamed},
+                    {"untaggedRules", untagged},
+                    {"capabilities", capabilities}};
   out << doc.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
 }
 

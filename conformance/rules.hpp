@@ -83,7 +83,8 @@ struct Rule {
   X(kDefaultMainContent, "DEF-MAIN-CONTENT", "scrape.md#content-options",                          \
     "onlyMainContent defaults to true (no navigation, no footer)")                                 \
   X(kDefaultMaxAgeV2, "DEF-MAXAGE-V2", "scrape.md#cache",                                          \
-    "v2 maxAge defaults to 2 days: a second scrape is served from the cache")                      \
+    "v2 maxAge defaults to 2 days: a deployment with a result cache serves a second scrape from "  \
+    "it")                                                                                          \
   X(kDefaultMaxAgeV1, "DEF-MAXAGE-V1", "scrape.md#cache",                                          \
     "v1 maxAge defaults to 0: every scrape fetches the page")                                      \
   X(kDefaultInvalidUrls, "DEF-IGNORE-INVALID", "batch-scrape.md#invalid-urls",                     \
@@ -97,7 +98,7 @@ struct Rule {
   X(kScrapeHtml, "SCRAPE-HTML", "scrape.md#formats",                                               \
     "html is the cleaned page, rawHtml the page as served")                                        \
   X(kScrapeLinks, "SCRAPE-LINKS", "scrape.md#links-and-images",                                    \
-    "links are absolute, without fragments or duplicates")                                         \
+    "links are absolute URLs without duplicates; fragment-only links (#top) are dropped")          \
   X(kScrapeImages, "SCRAPE-IMAGES", "scrape.md#links-and-images",                                  \
     "images are absolute image URLs")                                                              \
   X(kScrapeMetadata, "SCRAPE-METADATA", "scrape.md#metadata",                                      \
@@ -122,15 +123,15 @@ struct Rule {
     "summary, json, changeTracking, branding and screenshot have their documented shapes")         \
   X(kActions, "SCRAPE-ACTIONS", "scrape.md#actions-result",                                        \
     "actions results list the scrapes in action order")                                            \
-  X(kScrapeById, "SCRAPE-GET-BY-ID", "scrape.md#a-past-scrape-by-its-id",                         \
+  X(kScrapeById, "SCRAPE-GET-BY-ID", "scrape.md#a-past-scrape-by-its-id",                          \
     "GET /scrape/{id} with a scrape's scrapeId answers that scrape's document, v1 and v2; an "     \
     "unknown id answers 404")                                                                      \
-  /* Parse */                                                                                     \
+  /* Parse */                                                                                      \
   X(kParseDocument, "PARSE-DOCUMENT", "parse.md#response",                                         \
     "an uploaded HTML file answers {success:true, data:<scrape document>} made from the file, "    \
     "with the formats asked for and metadata.sourceURL naming the file")                           \
   X(kParseRefusals, "PARSE-REFUSALS", "parse.md#errors",                                           \
-    "a body without a file part, or a file type the service cannot read, answers 4xx with "       \
+    "a body without a file part, or a file type the service cannot read, answers 4xx with "        \
     "success:false")                                                                               \
   /* Batch scrape */                                                                               \
   X(kBatchStart, "BATCH-START", "batch-scrape.md#response",                                        \
@@ -203,7 +204,7 @@ struct Rule {
     "an agent job's status matches its schema and ends completed (with data) or failed")           \
   X(kAgentCancel, "AGENT-CANCEL", "agent.md#cancelling-a-job",                                     \
     "DELETE /v2/agent/{id} answers {success}; a cancelled job ends cancelled, without data")       \
-  X(kAgentList, "AGENT-LIST", "agent.md#listing-runs",                                            \
+  X(kAgentList, "AGENT-LIST", "agent.md#listing-runs",                                             \
     "GET /v2/agent lists the team's runs newest first; before=<ms> pages to older ones")           \
   X(kAgentTrace, "AGENT-TRACE", "agent.md#trace",                                                  \
     "GET /v2/agent/{id}/trace answers the run's events, run.started first; unknown id 404")        \
@@ -225,14 +226,14 @@ struct Rule {
   X(kMapShape, "MAP-SHAPE", "map.md#answer",                                                       \
     "map answers {success, links}: v2 links are {url, title?, description?}, v1 links are URLs")   \
   X(kMapSitemap, "MAP-SITEMAP", "map.md#request-fields-v2",                                        \
-    "sitemap only lists just the sitemap's URLs; skip leaves out pages only the sitemap names")    \
+    "the sitemap's URLs are listed unless sitemap is skip; only lists nothing a page alone links " \
+    "to; skip lists no page only the sitemap names")                                               \
   X(kMapLimit, "MAP-LIMIT", "map.md#request-fields-v2", "limit caps the links")                    \
   X(kMapSearch, "MAP-SEARCH", "map.md#request-fields-v2",                                          \
     "with search, the links that match the words come first")                                      \
-  X(kExtractStart, "EXTRACT-START", "extract.md#answers",                                          \
-    "an extract answers {success:true, id}")                                                       \
+  X(kExtractStart, "EXTRACT-START", "extract.md#answers", "an extract answers {success:true, id}") \
   X(kExtractStatus, "EXTRACT-STATUS", "extract.md#answers",                                        \
-    "the extract status is {success, status, data, expiresAt, creditsUsed} and the job ends "      \
+    "the extract status is {success, status, data, expiresAt, creditsUsed?} and the job ends "     \
     "completed")                                                                                   \
   X(kExtractData, "EXTRACT-DATA", "extract.md#answers",                                            \
     "a completed extract's data validates against the request's schema")                           \

@@ -28,7 +28,7 @@ json scrape(const std::string& version, const json& body) {
   RULE(rules::kScrapeShape);
   CHECK_JSON_ANSWER(res);
   CHECK(res.status == 200);
-  CHECK_SCHEMA(version + "/scrape.response", res.body_json);
+  CHECK_ANSWER_SCHEMA(res, version + "/scrape.response");
   if (res.status != 200 || !res.body_json.is_object()) return nullptr;
   CHECK(res.body_json.value("success", false) == true);
   return res.body_json.value("data", json());
@@ -48,9 +48,36 @@ void check_page_metadata(const json& data, const std::string& requested, int sta
   CHECK_FALSE(str(meta, "scrapeId").empty());
 }
 
+// Links as scrape.md#links-and-images has them: absolute, duplicates removed, fragment-only links
+// (#top) dropped. A link with a fragment (/docs/a.html#part) stays, with or without it.
+void check_links(const json& data) {
+  RULE(rules::kScrapeLinks);
+  REQUIRE(data.contains("links"));
+  const auto links = data.at("links").get<std::vector<std::string>>();
+  INFO("links: " << data.at("links").dump());
+  const std::set<std::string> unique(links.begin(), links.end());
+  CHECK(unique.size() == links.size());
+  for (const auto& l : links) {
+    CHECK(
+        (l.rfind("http://", 0) == 0 || l.rfind("https://", 0) == 0 || l.rfind("mailto:", 0) == 0));
+    const bool fragment_only = site_path(l) == "/" && contains(l, "#");
+    CHECK_FALSE(fragment_only);
+  }
+  for (const char* p : {"/docs/", "/blog/post-1.html", "/missing.html"}) {
+    CHECK(unique.count(site_url(p)) == 1);
+  }
+  const auto part =
+      unique.count(site_url("/docs/a.html")) + unique.count(site_url("/docs/a.html#part"));
+  CHECK(part == 1);
+  CHECK(unique.count("https://outside.invalid/page") == 1);
+}
+
 }  // namespace
 
-TEST_CASE("v2 scrape: markdown, html, rawHtml, links and metadata of a known page", "[scrape]") {
+TEST_CASE("v2 scrape: the formats and metadata of a known page",
+          "[scrape]"
+          "[ENV-CONTENT-TYPE][ENV-SCHEMA][SCRAPE-HTML][SCRAPE-LINKS][SCRAPE-MARKDOWN]"
+          "[SCRAPE-METADATA][SCRAPE-SHAPE][SCRAPE-STATUS-CODE]") {
   const std::string url = site_url("/");
   const json data =
       scrape("v2", {{"url", url}, {"formats", {"markdown", "html", "rawHtml", "links"}}});
@@ -76,22 +103,7 @@ TEST_CASE("v2 scrape: markdown, html, rawHtml, links and metadata of a known pag
     CHECK(contains(raw, "og:title"));
     CHECK(contains(raw, "FOOTER-MARKER"));
   }
-  {
-    RULE(rules::kScrapeLinks);
-    REQUIRE(data.contains("links"));
-    const auto links = data.at("links").get<std::vector<std::string>>();
-    INFO("links: " << data.at("links").dump());
-    const std::set<std::string> unique(links.begin(), links.end());
-    CHECK(unique.size() == links.size());
-    for (const auto& l : links) {
-      CHECK((l.rfind("http://", 0) == 0 || l.rfind("https://", 0) == 0));
-      CHECK_FALSE(contains(l, "#"));
-    }
-    for (const char* p : {"/docs/", "/blog/post-1.html", "/docs/a.html", "/missing.html"}) {
-      CHECK(unique.count(site_url(p)) == 1);
-    }
-    CHECK(unique.count("https://outside.invalid/page") == 1);
-  }
+  check_links(data);
   {
     RULE(rules::kScrapeMetadata);
     const json meta = data.value("metadata", json::object());
@@ -110,7 +122,9 @@ TEST_CASE("v2 scrape: markdown, html, rawHtml, links and metadata of a known pag
   }
 }
 
-TEST_CASE("v2 scrape: images are absolute image URLs", "[scrape]") {
+TEST_CASE("v2 scrape: images are absolute image URLs",
+          "[scrape]"
+          "[ENV-CONTENT-TYPE][ENV-SCHEMA][SCRAPE-IMAGES][SCRAPE-SHAPE]") {
   RULE(rules::kScrapeImages);
   REQUIRE_CAPABILITY("format:images");
   const json data = scrape("v2", {{"url", site_url("/")}, {"formats", {"images"}}});
@@ -121,7 +135,10 @@ TEST_CASE("v2 scrape: images are absolute image URLs", "[scrape]") {
   CHECK(std::count(images.begin(), images.end(), site_url("/img/logo.png")) == 1);
 }
 
-TEST_CASE("v1 scrape: formats and metadata of a known page, no v2-only fields", "[scrape][v1]") {
+TEST_CASE("v1 scrape: formats and metadata of a known page without v2-only fields",
+          "[scrape][v1]"
+          "[ENV-CONTENT-TYPE][ENV-SCHEMA][SCRAPE-HTML][SCRAPE-LINKS][SCRAPE-MARKDOWN]"
+          "[SCRAPE-METADATA][SCRAPE-SHAPE][SCRAPE-STATUS-CODE][SCRAPE-V1-FIELDS]") {
   const std::string url = site_url("/");
   const json data =
       scrape("v1", {{"url", url}, {"formats", {"markdown", "html", "rawHtml", "links"}}});
@@ -149,8 +166,9 @@ TEST_CASE("v1 scrape: formats and metadata of a known page, no v2-only fields", 
   CHECK_FALSE(data.contains("branding"));
 }
 
-TEST_CASE("without formats a scrape returns markdown only, main content only",
-          "[scrape][defaults]") {
+TEST_CASE("without formats a scrape returns only the markdown of the main content",
+          "[scrape][defaults]"
+          "[DEF-FORMAT][DEF-MAIN-CONTENT][ENV-CONTENT-TYPE][ENV-SCHEMA][SCRAPE-SHAPE]") {
   for (const std::string version : {"v2", "v1"}) {
     INFO(version);
     const json data = scrape(version, {{"url", site_url("/")}});
@@ -173,7 +191,9 @@ TEST_CASE("without formats a scrape returns markdown only, main content only",
   }
 }
 
-TEST_CASE("v2 serves a second scrape from the cache, v1 fetches again", "[scrape][defaults]") {
+TEST_CASE("v2 serves a second scrape from the cache and v1 fetches again",
+          "[scrape][defaults]"
+          "[DEF-MAXAGE-V1][DEF-MAXAGE-V2][ENV-CONTENT-TYPE][ENV-SCHEMA][SCRAPE-SHAPE]") {
   const std::string token = unique_token();
   {
     RULE(rules::kDefaultMaxAgeV1);
@@ -182,6 +202,10 @@ TEST_CASE("v2 serves a second scrape from the cache, v1 fetches again", "[scrape
     scrape("v1", {{"url", site_url(path)}});
     CHECK(site().hits(path) == 2);
   }
+  // maxAge is an upper bound: a deployment without a result cache fetches every time, which
+  // every maxAge allows; the v2 default can only be seen where there is a cache.
+  CHECKS_RULES(&rules::kDefaultMaxAgeV2);
+  if (!part_needs("result-cache", {&rules::kDefaultMaxAgeV2})) return;
   RULE(rules::kDefaultMaxAgeV2);
   const std::string path = "/docs/b.html?v2=" + token;
   scrape("v2", {{"url", site_url(path)}});
@@ -193,7 +217,9 @@ TEST_CASE("v2 serves a second scrape from the cache, v1 fetches again", "[scrape
   CHECK(site().hits(path) == 2);
 }
 
-TEST_CASE("a target 404 is a document with statusCode 404", "[scrape]") {
+TEST_CASE("a target 404 is a document with statusCode 404",
+          "[scrape]"
+          "[ENV-CONTENT-TYPE][ENV-SCHEMA][SCRAPE-SHAPE][SCRAPE-TARGET-404]") {
   RULE(rules::kScrapeTarget404);
   for (const std::string version : {"v2", "v1"}) {
     INFO(version);
@@ -204,7 +230,9 @@ TEST_CASE("a target 404 is a document with statusCode 404", "[scrape]") {
   }
 }
 
-TEST_CASE("a redirect: sourceURL as requested, url after redirects", "[scrape]") {
+TEST_CASE("a redirect: sourceURL as requested and url after redirects",
+          "[scrape]"
+          "[ENV-CONTENT-TYPE][ENV-SCHEMA][SCRAPE-REDIRECT][SCRAPE-SHAPE]") {
   RULE(rules::kScrapeRedirect);
   const std::string url = site_url("/redirect");
   const json data = scrape("v2", {{"url", url}, {"maxAge", 0}});
@@ -214,7 +242,9 @@ TEST_CASE("a redirect: sourceURL as requested, url after redirects", "[scrape]")
   CHECK(contains(str(data, "markdown"), "Page B"));
 }
 
-TEST_CASE("a scrape slower than its timeout answers 408 SCRAPE_TIMEOUT", "[scrape][slow]") {
+TEST_CASE("a scrape slower than its timeout answers 408 SCRAPE_TIMEOUT",
+          "[scrape][slow]"
+          "[ENV-SCHEMA][SCRAPE-TIMEOUT]") {
   RULE(rules::kScrapeTimeout);
   const auto started = std::chrono::steady_clock::now();
   const auto res =
@@ -223,11 +253,13 @@ TEST_CASE("a scrape slower than its timeout answers 408 SCRAPE_TIMEOUT", "[scrap
   INFO(res.describe());
   CHECK(res.status == 408);
   CHECK(res.body_json.value("code", "") == "SCRAPE_TIMEOUT");
-  CHECK_SCHEMA("common/error", res.body_json);
+  CHECK_ANSWER_SCHEMA(res, "v2/scrape.response");
   CHECK(took < target().scaled(4500ms));
 }
 
-TEST_CASE("a target host that does not resolve is an API error", "[scrape]") {
+TEST_CASE("a target host that does not resolve is an API error",
+          "[scrape]"
+          "[ENV-SCHEMA][SCRAPE-DNS]") {
   RULE(rules::kScrapeDns);
   const auto res = post("/v2/scrape", {{"url", "http://conformance-nonexistent.invalid/"}});
   INFO(res.describe());
@@ -236,10 +268,12 @@ TEST_CASE("a target host that does not resolve is an API error", "[scrape]") {
   CHECK(res.body_json.value("success", true) == false);
   const std::string code = res.body_json.value("code", "");
   CHECK((code.empty() || code.rfind("SCRAPE_", 0) == 0 || code == "UNKNOWN_ERROR"));
-  CHECK_SCHEMA("common/error", res.body_json);
+  CHECK_ANSWER_SCHEMA(res, "v2/scrape.response");
 }
 
-TEST_CASE("excludeTags and includeTags select elements", "[scrape]") {
+TEST_CASE("excludeTags and includeTags select elements",
+          "[scrape]"
+          "[ENV-CONTENT-TYPE][ENV-SCHEMA][SCRAPE-SHAPE][SCRAPE-TAGS]") {
   RULE(rules::kScrapeTags);
   const json plain = scrape("v2", {{"url", site_url("/")}});
   CHECK(contains(str(plain, "markdown"), "EXCLUDED-BLOCK-MARKER"));
@@ -251,7 +285,9 @@ TEST_CASE("excludeTags and includeTags select elements", "[scrape]") {
   CHECK_FALSE(contains(str(included, "markdown"), "Welcome to the"));
 }
 
-TEST_CASE("a PDF is converted to markdown", "[scrape][pdf]") {
+TEST_CASE("a PDF is converted to markdown",
+          "[scrape][pdf]"
+          "[ENV-CONTENT-TYPE][ENV-SCHEMA][SCRAPE-PDF][SCRAPE-SHAPE][SCRAPE-STATUS-CODE]") {
   RULE(rules::kScrapePdf);
   REQUIRE_CAPABILITY("pdf");
   const std::string url = site_url("/files/doc.pdf");
@@ -261,7 +297,9 @@ TEST_CASE("a PDF is converted to markdown", "[scrape][pdf]") {
   CHECK(contains(str(data, "markdown"), "Conformance PDF document"));
 }
 
-TEST_CASE("model-made format: summary", "[scrape][formats]") {
+TEST_CASE("model-made format: summary",
+          "[scrape][formats]"
+          "[ENV-CONTENT-TYPE][ENV-SCHEMA][SCRAPE-MODEL-FORMATS][SCRAPE-SHAPE]") {
   RULE(rules::kModelFormats);
   REQUIRE_CAPABILITY("format:summary");
   const json data = scrape("v2", {{"url", site_url("/docs/a.html")}, {"formats", {"summary"}}});
@@ -269,7 +307,9 @@ TEST_CASE("model-made format: summary", "[scrape][formats]") {
   CHECK_FALSE(str(data, "summary").empty());
 }
 
-TEST_CASE("model-made format: json", "[scrape][formats]") {
+TEST_CASE("model-made format: json",
+          "[scrape][formats]"
+          "[ENV-CONTENT-TYPE][ENV-SCHEMA][SCRAPE-MODEL-FORMATS][SCRAPE-SHAPE]") {
   RULE(rules::kModelFormats);
   REQUIRE_CAPABILITY("format:json");
   const json format = {
@@ -282,7 +322,9 @@ TEST_CASE("model-made format: json", "[scrape][formats]") {
   CHECK(data.at("json").is_object());
 }
 
-TEST_CASE("model-made format: changeTracking", "[scrape][formats]") {
+TEST_CASE("model-made format: changeTracking",
+          "[scrape][formats]"
+          "[ENV-CONTENT-TYPE][ENV-SCHEMA][SCRAPE-MODEL-FORMATS][SCRAPE-SHAPE]") {
   RULE(rules::kModelFormats);
   REQUIRE_CAPABILITY("format:changeTracking");
   const json data = scrape("v2", {{"url", site_url("/docs/a.html?ct=" + unique_token())},
@@ -295,7 +337,9 @@ TEST_CASE("model-made format: changeTracking", "[scrape][formats]") {
   CHECK(ct.value("visibility", "") == "visible");
 }
 
-TEST_CASE("model-made format: branding", "[scrape][formats]") {
+TEST_CASE("model-made format: branding",
+          "[scrape][formats]"
+          "[ENV-CONTENT-TYPE][ENV-SCHEMA][SCRAPE-MODEL-FORMATS][SCRAPE-SHAPE]") {
   RULE(rules::kModelFormats);
   REQUIRE_CAPABILITY("format:branding");
   const json data = scrape("v2", {{"url", site_url("/")}, {"formats", {"branding"}}});
@@ -304,7 +348,9 @@ TEST_CASE("model-made format: branding", "[scrape][formats]") {
   CHECK(data.at("branding").is_object());
 }
 
-TEST_CASE("model-made format: screenshot", "[scrape][formats]") {
+TEST_CASE("model-made format: screenshot",
+          "[scrape][formats]"
+          "[ENV-CONTENT-TYPE][ENV-SCHEMA][SCRAPE-MODEL-FORMATS][SCRAPE-SHAPE]") {
   RULE(rules::kModelFormats);
   REQUIRE_CAPABILITY("format:screenshot");
   const json data = scrape("v2", {{"url", site_url("/")}, {"formats", {"screenshot"}}});
@@ -315,7 +361,9 @@ TEST_CASE("model-made format: screenshot", "[scrape][formats]") {
          shot.rfind("http://", 0) == 0));
 }
 
-TEST_CASE("actions: scrape results in action order", "[scrape][actions]") {
+TEST_CASE("actions: scrape results in action order",
+          "[scrape][actions]"
+          "[ENV-CONTENT-TYPE][ENV-SCHEMA][SCRAPE-ACTIONS][SCRAPE-SHAPE]") {
   RULE(rules::kActions);
   REQUIRE_CAPABILITY("actions");
   const json data =
@@ -328,7 +376,9 @@ TEST_CASE("actions: scrape results in action order", "[scrape][actions]") {
   CHECK(contains(scrapes[0].value("html", ""), "Page A"));
 }
 
-TEST_CASE("SDK: scrape reads formats and metadata", "[scrape][sdk]") {
+TEST_CASE("SDK: scrape reads formats and metadata",
+          "[scrape][sdk]"
+          "[SCRAPE-SHAPE][SCRAPE-STATUS-CODE][SCRAPE-TARGET-404]") {
   webdata::ScrapeRequest req;
   req.url = site_url("/");
   req.formats = std::vector<webdata::FormatEntry>{"markdown", "links"};
@@ -360,15 +410,17 @@ TEST_CASE("SDK: scrape reads formats and metadata", "[scrape][sdk]") {
 
 // GET /scrape/{id}: cloud deployments keep every scrape for a day and serve it by its scrapeId;
 // self-hosted ones answer 404 for every id (the precheck's "scrape-by-id" capability).
-TEST_CASE("a past scrape reads back by its scrapeId, v1 and v2", "[scrape][by-id]") {
+TEST_CASE("a past scrape reads back by its scrapeId in v1 and v2",
+          "[scrape][by-id]"
+          "[ENV-CONTENT-TYPE][ENV-SCHEMA][SCRAPE-GET-BY-ID][SCRAPE-SHAPE]") {
   CHECKS_RULES(&rules::kScrapeById);
   REQUIRE_CAPABILITY("scrape-by-id");
   RULE(rules::kScrapeById);
   for (const std::string version : {"v1", "v2"}) {
     INFO(version);
     const json made = scrape(version, {{"url", site_url("/")}, {"formats", {"markdown", "links"}}});
-    const std::string id = str(made.is_object() ? made.value("metadata", json()) : json(),
-                               "scrapeId");
+    const std::string id =
+        str(made.is_object() ? made.value("metadata", json()) : json(), "scrapeId");
     REQUIRE_FALSE(id.empty());
     ApiResponse read;
     // A deployment may store the scrape a moment after answering it.
@@ -387,7 +439,7 @@ TEST_CASE("a past scrape reads back by its scrapeId, v1 and v2", "[scrape][by-id
     CHECK(str(data, "markdown") == str(made, "markdown"));
     CHECK(data.value("links", json()) == made.value("links", json()));
 
-    if (capability("other-team").available) {
+    if (capability("other-team").available()) {
       const auto other = get("/" + version + "/scrape/" + id, Auth::kOtherTeam);
       INFO("another team: " << other.describe());
       CHECK((other.status == 403 || other.status == 404));

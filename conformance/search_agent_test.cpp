@@ -5,7 +5,10 @@
 
 using namespace webdata::conformance;
 
-TEST_CASE("v2 search: shape, limit per source, only requested sources", "[search]") {
+TEST_CASE("v2 search: the shape with the limit per source and only the requested sources",
+          "[search]"
+          "[CREDITS-FIELDS][ENV-CONTENT-TYPE][ENV-SCHEMA][SEARCH-LIMIT][SEARCH-SHAPE]"
+          "[SEARCH-SOURCES]") {
   CHECKS_RULES(&rules::kSearchShape, &rules::kSearchSources, &rules::kSearchLimit);
   REQUIRE_CAPABILITY("search");
   const auto res = post("/v2/search", {{"query", "conformance testing"}, {"limit", 3}});
@@ -51,7 +54,9 @@ TEST_CASE("v2 search: shape, limit per source, only requested sources", "[search
   CHECK(data.value("news", json::array()).size() <= 2);
 }
 
-TEST_CASE("search limit outside 1..100 is refused", "[search][validation]") {
+TEST_CASE("search limit outside 1..100 is refused",
+          "[search][validation]"
+          "[SEARCH-LIMIT]") {
   RULE(rules::kSearchLimit);
   REQUIRE_CAPABILITY("search");
   for (const int limit : {0, 101}) {
@@ -65,7 +70,9 @@ TEST_CASE("search limit outside 1..100 is refused", "[search][validation]") {
   }
 }
 
-TEST_CASE("v1 search: data is an array of web items", "[search][v1]") {
+TEST_CASE("v1 search: data is an array of web items",
+          "[search][v1]"
+          "[ENV-CONTENT-TYPE][ENV-SCHEMA][SEARCH-V1]") {
   RULE(rules::kSearchV1);
   REQUIRE_CAPABILITY("search");
   const auto res = post("/v1/search", {{"query", "conformance"}, {"limit", 2}});
@@ -77,7 +84,9 @@ TEST_CASE("v1 search: data is an array of web items", "[search][v1]") {
   CHECK(res.body_json.at("data").size() <= 2);
 }
 
-TEST_CASE("SDK: search", "[search][sdk]") {
+TEST_CASE("SDK: search",
+          "[search][sdk]"
+          "[SEARCH-LIMIT]") {
   RULE(rules::kSearchLimit);
   REQUIRE_CAPABILITY("search");
   webdata::SearchRequest req;
@@ -91,7 +100,9 @@ TEST_CASE("SDK: search", "[search][sdk]") {
   for (const auto& item : *found->web) CHECK_FALSE(item.url.empty());
 }
 
-TEST_CASE("agent: {success, data:{result, sources}}", "[agent]") {
+TEST_CASE("agent: the answer holds a result and its sources",
+          "[agent]"
+          "[AGENT-SHAPE][ENV-CONTENT-TYPE][ENV-SCHEMA]") {
   RULE(rules::kAgentShape);
   REQUIRE_CAPABILITY("agent");
   // The precheck asked already (agent runs cost a deployment real model calls): judge its answer.

@@ -1,7 +1,8 @@
 // The runner's test site. Its graph (the crawl tests rely on it):
 //
 //   /               -> /docs/, /blog/post-1.html, /private/secret.html, /missing.html,
-//                      https://outside.invalid/page (external), /docs/a.html#part (fragment)
+//                      https://outside.invalid/page (external), /docs/a.html#part (fragment),
+//                      #top (fragment only)
 //   /docs/          -> /docs/a.html, /docs/b.html, /blog/post-1.html (outside /docs/)
 //   /docs/a.html    -> /, /docs/b.html
 //   /docs/b.html    -> /docs/
@@ -18,6 +19,7 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <optional>
 
 #include "test_site.hpp"
 
@@ -59,7 +61,7 @@ std::string home() {
       " and <a href=\"/docs/a.html#part\">part of A</a> and <a href=\"/docs/\">docs "
       "again</a>.</p>\n"
       "<p><a href=\"/private/secret.html\">Private</a> <a href=\"/missing.html\">Missing</a>"
-      " <a href=\"https://outside.invalid/page\">Outside</a></p>\n"
+      " <a href=\"https://outside.invalid/page\">Outside</a> <a href=\"#top\">Top</a></p>\n"
       "<div id=\"skipme\">EXCLUDED-BLOCK-MARKER</div>\n"
       "<img src=\"/img/logo.png\" alt=\"Logo\">\n";
   return page("Conformance Home", head, main);
@@ -137,11 +139,8 @@ SiteResponse html(Body body, int status = 200) {
   return r;
 }
 
-}  // namespace
-
-SiteResponse site_page(const std::string& target, const std::string& host) {
-  const std::string path = target.substr(0, target.find('?'));
-  const std::string origin = "http://" + host;
+// The pages of the graph above, or nothing when `path` is none of them.
+std::optional<SiteResponse> graph_page(const std::string& path) {
   if (path == "/" || path == "/index.html") return html(cached(0, home));
   if (path == "/docs/" || path == "/docs") {
     return html(text(simple("Docs Index", "Documentation", "The documentation index.",
@@ -164,11 +163,21 @@ SiteResponse site_page(const std::string& target, const std::string& host) {
   if (path == "/private/secret.html") {
     return html(text(simple("Secret", "Secret", "Robots.txt disallows this page.", {"/"})));
   }
+  return std::nullopt;
+}
+
+SiteResponse typed(const char* content_type, Body body) {
+  SiteResponse r;
+  r.content_type = content_type;
+  r.body = std::move(body);
+  return r;
+}
+
+// robots.txt, the sitemap, the redirect and the binary files, or nothing.
+std::optional<SiteResponse> site_file(const std::string& path, const std::string& origin) {
   if (path == "/robots.txt") {
-    SiteResponse r;
-    r.content_type = "text/plain";
-    r.body = text("User-agent: *\nDisallow: /private/\n\nSitemap: " + origin + "/sitemap.xml\n");
-    return r;
+    return typed("text/plain", text("User-agent: *\nDisallow: /private/\n\nSitemap: " + origin +
+                                    "/sitemap.xml\n"));
   }
   if (path == "/sitemap.xml") {
     std::string xml =
@@ -178,10 +187,7 @@ SiteResponse site_page(const std::string& target, const std::string& host) {
                           "/sitemap-only.html"}) {
       xml += "<url><loc>" + origin + p + "</loc></url>\n";
     }
-    SiteResponse r;
-    r.content_type = "application/xml";
-    r.body = text(xml + "</urlset>\n");
-    return r;
+    return typed("application/xml", text(xml + "</urlset>\n"));
   }
   if (path == "/redirect") {
     SiteResponse r;
@@ -190,6 +196,13 @@ SiteResponse site_page(const std::string& target, const std::string& host) {
     r.body = text("<html><body>Moved</body></html>");
     return r;
   }
+  if (path == "/files/doc.pdf") return typed("application/pdf", cached(1, pdf));
+  if (path == "/img/logo.png") return typed("image/png", cached(2, png));
+  return std::nullopt;
+}
+
+// The large and the slow pages, or nothing.
+std::optional<SiteResponse> load_page(const std::string& path) {
   if (path == "/slow.html") {
     auto r = html(text(simple("Slow", "Slow", "This page answers after five seconds.", {})));
     r.delay = std::chrono::milliseconds(5000);
@@ -224,18 +237,16 @@ SiteResponse site_page(const std::string& target, const std::string& host) {
     r.delay = std::chrono::milliseconds(1500);
     return r;
   }
-  if (path == "/files/doc.pdf") {
-    SiteResponse r;
-    r.content_type = "application/pdf";
-    r.body = cached(1, pdf);
-    return r;
-  }
-  if (path == "/img/logo.png") {
-    SiteResponse r;
-    r.content_type = "image/png";
-    r.body = cached(2, png);
-    return r;
-  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+SiteResponse site_page(const std::string& target, const std::string& host) {
+  const std::string path = target.substr(0, target.find('?'));
+  if (auto r = graph_page(path)) return std::move(*r);
+  if (auto r = site_file(path, "http://" + host)) return std::move(*r);
+  if (auto r = load_page(path)) return std::move(*r);
   return html(text(simple("Not Found", "Not Found Page", "No page at this address.", {"/"})), 404);
 }
 

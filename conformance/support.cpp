@@ -27,6 +27,16 @@ std::string ApiResponse::header(const std::string& name) const {
   return webdata::find_header(headers, name).value_or("");
 }
 
+Answer ApiResponse::answer() const {
+  Answer a;
+  a.status = status;
+  a.content_type = header("Content-Type");
+  a.body = body;
+  a.json = body_json;
+  a.transport_error = transport_error;
+  return a;
+}
+
 std::string ApiResponse::describe() const {
   if (status == 0) return "no HTTP answer: " + transport_error;
   std::string shown = body.size() > 600
@@ -146,33 +156,63 @@ std::string unique_token() {
   return buf;
 }
 
+namespace {
+
+// "status scraping, completed 3, total 13, 3 documents": what a job's status says of its progress.
+std::string progress_of(const json& status) {
+  const json data = status.value("data", json::array());
+  return "status " + status.value("status", std::string("?")) + ", completed " +
+         status.value("completed", json()).dump() + ", total " +
+         status.value("total", json()).dump() + ", " +
+         std::to_string(data.is_array() ? data.size() : 0) + " documents";
+}
+
+// Ends the running case as stalled: the job is reported with its counters, and nothing the case
+// would have judged after the wait counts against the deployment.
+[[noreturn]] void stall(const std::string& reason) {
+  mark_stalled(reason);
+  WARN("STALLED: " << reason);
+  throw Catch::TestFailureException();
+}
+
+std::string seconds(std::chrono::milliseconds ms) {
+  return std::to_string((ms.count() + 500) / 1000) + " s";
+}
+
+}  // namespace
+
 json wait_job(const std::string& resource, const std::string& id, std::vector<std::string>* seen,
               WaitBounds bounds, const std::function<void(const json&)>& each) {
   using Clock = std::chrono::steady_clock;
   const auto started = Clock::now();
-  const auto give_up = started + target().scaled(bounds.overall);
-  auto idle_until = started + target().scaled(bounds.idle);
-  json last;
+  const auto idle = target().scaled(bounds.idle);
+  const auto overall = target().scaled(bounds.overall);
+  auto idle_until = started + idle;
   std::string progress;  // status, counters and document count of the last poll
   while (true) {
     const auto res = get(resource + "/" + id);
-    last = res.body_json;
+    const json last = res.body_json;
     if (res.status != 200 || !last.is_object()) return last;
     if (each) each(last);
     const std::string status = last.value("status", "");
     if (seen != nullptr) seen->push_back(status);
     if (status == "completed" || status == "failed" || status == "cancelled") return last;
-    const json data = last.value("data", json::array());
-    const std::string now_seen = status + "/" + last.value("completed", json()).dump() + "/" +
-                                 last.value("total", json()).dump() + "/" +
-                                 std::to_string(data.is_array() ? data.size() : 0);
+    const std::string now_seen = progress_of(last);
     const auto now = Clock::now();
     // A job still making progress is waited for: slow deployments are not failed for being slow.
     if (now_seen != progress) {
       progress = now_seen;
-      idle_until = now + target().scaled(bounds.idle);
+      idle_until = now + idle;
     }
-    if (now > idle_until || now > give_up) return last;
+    const std::string job = "GET " + resource + "/" + id;
+    if (now > idle_until) {
+      stall("job stalled: " + job + " made no progress for " + seconds(idle) + " (" + now_seen +
+            "); a slower deployment needs a larger --timeout-scale");
+    }
+    if (now - started > overall) {
+      stall("job unfinished: " + job + " still runs after " + seconds(overall) +
+            " although it made progress (" + now_seen + ")");
+    }
     std::this_thread::sleep_for(now - started < 10s ? 200ms : 1000ms);
   }
 }

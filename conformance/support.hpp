@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <set>
@@ -15,6 +16,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "classify.hpp"
 #include "rules.hpp"
 #include "target.hpp"
 #include "test_site.hpp"
@@ -29,6 +31,9 @@ using namespace std::chrono_literals;
 
 /// One raw answer of the target.
 struct ApiResponse {
+  /// The answer as the classifiers of classify.hpp read it.
+  Answer answer() const;
+
   int status = 0;  ///< 0: no HTTP answer (see `transport_error`).
   webdata::Headers headers;
   std::string body;
@@ -72,6 +77,13 @@ std::string schema_problems(const std::string& name, const json& value);
     CHECK(schema_problems_ == "");                                                                 \
   } while (false)
 
+/// CHECK_SCHEMA of an answer: against `schema` when it is a success, against the common error
+/// schema when it is an error (4xx, 5xx). A wrong status is the failure of the rule the case
+/// judges, not of ENV-SCHEMA.
+#define CHECK_ANSWER_SCHEMA(response, schema)                                                \
+  CHECK_SCHEMA((response).status >= 400 ? std::string("common/error") : std::string(schema), \
+               (response).body_json)
+
 /// The JSON Content-Type every JSON answer carries (rule ENV-CONTENT-TYPE).
 #define CHECK_JSON_ANSWER(response)                                             \
   do {                                                                          \
@@ -91,16 +103,19 @@ std::string unique_token();
 
 /// How long wait_job() waits (both scaled by --timeout-scale).
 struct WaitBounds {
-  /// Give up after this long without progress (status, `completed`, `total` or the number of
-  /// documents unchanged).
+  /// The job stalled after this long without progress (status, `completed`, `total` or the
+  /// number of documents unchanged).
   std::chrono::milliseconds idle = 60s;
-  /// Give up after this long in all, progress or not.
-  std::chrono::milliseconds overall = 15min;
+  /// The job did not finish after this long in all, progress or not.
+  std::chrono::milliseconds overall = 10min;
 };
 
 /// Polls GET `resource`/`id` (e.g. "/v2/crawl") until the job is terminal, for as long as it
 /// makes progress (see WaitBounds). Every status seen is appended to `seen` when given, and
-/// `each` sees every status body. Returns the last body.
+/// `each` sees every status body. Returns the last body; a status that is not a 200 JSON object
+/// ends the wait too (the caller judges it). A job that stalls, or does not finish within the
+/// overall bound, ends the running test case as stalled, with its counters: a finding of its
+/// own, never a failure of the rules the case would have judged.
 json wait_job(const std::string& resource, const std::string& id,
               std::vector<std::string>* seen = nullptr, WaitBounds bounds = {},
               const std::function<void(const json&)>& each = nullptr);
@@ -123,25 +138,43 @@ void check_finished_status(const json& status, std::size_t documents);
 webdata::Client sdk();
 webdata::v1::Client sdk_v1();
 
-/// Whether the target offers something optional, as the precheck found it (precheck.cpp).
+/// Whether the target offers something optional, as the precheck found it (precheck.cpp) from
+/// the deployment's own answers (classify.hpp).
 struct Capability {
-  bool available = true;
-  std::string detail;  ///< What was seen: why it is missing, or how it was found present.
+  Presence presence = Presence::kAvailable;
+  /// What the deployment answered: why it is absent or broken, or how it was found.
+  std::string detail;
+  /// The rule that judges the capability itself. When it is broken, the first case that names
+  /// this rule runs and fails on the answer; every other case that needs it is skipped.
+  const Rule* rule = nullptr;
+  bool available() const { return presence == Presence::kAvailable; }
 };
-/// The precheck's finding for `name`: "auth", "search", "agent", "format:<name>" (images,
-/// summary, json, changeTracking, branding, screenshot), "actions", "pdf", "parse", "agent-job",
-/// "webhooks", "webhook-signing", "webhook-secret", "other-team", "mock-admin", and the routes
-/// "map", "map-v1", "extract", "credit-usage", "token-usage", "queue-status",
-/// "concurrency-check", "crawl-preview", "scrape-by-id" (GET /v2/scrape/{id} serves a scrape just
-/// made). An unknown name is missing.
+/// The precheck's finding for `name`: "auth", "search", "agent", "model" (a language model),
+/// "format:<name>" (images, summary, json, changeTracking, branding, screenshot), "actions",
+/// "pdf", "parse", "agent-job", "agent-list", "agent-trace", "agent-threads", "webhooks",
+/// "webhook-signing", "webhook-secret", "other-team", "mock-admin", "result-cache", and the
+/// routes "map", "map-v1", "extract", "credit-usage", "token-usage", "usage-history",
+/// "queue-status", "concurrency-check", "crawl-preview", "scrape-by-id". An unknown name is
+/// absent.
 const Capability& capability(const std::string& name);
 
-/// Skips the test case when the target lacks `name`: "capability <name>: <why>".
-#define REQUIRE_CAPABILITY(name)                                                         \
-  do {                                                                                   \
-    const auto& capability_ = ::webdata::conformance::capability(name);                  \
-    if (!capability_.available)                                                          \
-      CONFORMANCE_SKIP(std::string("capability ") + (name) + ": " + capability_.detail); \
+/// Whether the running case may go on with what needs capability `name`: empty when it may;
+/// otherwise why not, "capability NAME: <the deployment's words>" (absent) or "needs NAME, which
+/// is broken (see RULE)". `owns`: the case judges the capability's own rule; the first such case
+/// goes on when the capability is broken, so that the rule fails once, on the answer.
+std::string capability_gate(const std::string& name, bool owns);
+/// capability_gate() for the running case: it owns the capability when it named its rule.
+std::string case_gate(const std::string& name);
+/// For a part of a case that needs `name` and judges `rules`: true when the part may go on;
+/// otherwise each of `rules` is skipped in this case with the reason, and the caller leaves the
+/// part out.
+bool part_needs(const std::string& name, std::initializer_list<const Rule*> rules);
+
+/// Skips the test case unless capability `name` lets it go on (see capability_gate()).
+#define REQUIRE_CAPABILITY(name)                                       \
+  do {                                                                 \
+    const std::string gate_ = ::webdata::conformance::case_gate(name); \
+    if (!gate_.empty()) CONFORMANCE_SKIP(gate_);                       \
   } while (false)
 
 /// Skips the test case unless the target is a mock this runner started with its admin surface.

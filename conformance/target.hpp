@@ -42,9 +42,14 @@ void note_rule(const Rule& rule);
 /// without a signing deployment): the rule's verdict in this case is "skipped" with `reason`,
 /// unless one of its checks fails.
 void skip_rule(const Rule& rule, const std::string& reason);
-/// Records that the running test case is skipped (a capability is missing); the runner counts it
-/// as skipped, never as passed. Capability skips read "capability <name>: <why>".
+/// Records that the running test case is skipped (a capability is absent or broken); the runner
+/// counts it as skipped, never as passed. Capability skips read "capability <name>: <why>" or
+/// "needs <name>, which is broken (see RULE)".
 void mark_skipped(const std::string& reason);
+/// Records that a job the running test case waited for stalled (support.cpp wait_job()).
+void mark_stalled(const std::string& reason);
+/// Whether the running test case has named `rule` so far.
+bool case_names_rule(const Rule& rule);
 
 /// "rule ID (docs/reference/SECTION): statement", as failures print it.
 inline std::string rule_text(const Rule& rule) {

@@ -1,5 +1,6 @@
 // Team usage, queue status, concurrency check (docs/reference/usage.md) and crawl params preview
-// (crawl-params-preview.md). Each route a deployment lacks skips with the precheck's reason.
+// (crawl-params-preview.md). Each route a deployment lacks skips with the precheck's reason; a
+// route that is there but fails (500) fails its own rule.
 
 #include "support.hpp"
 
@@ -61,6 +62,8 @@ void check_usage_kind(const UsageKind& kind) {
     RULE(*kind.current_rule);
     check_usage(path, schema + ".response", kind.remaining);
   }
+  // Builds older than the historical routes answer an HTML 404 (capability usage-history).
+  if (!part_needs("usage-history", {&rules::kUsageHistory})) return;
   RULE(rules::kUsageHistory);
   check_history(path + "/historical", schema + "-historical.response", kind.used, false);
   check_history(path + "/historical?byApiKey=true", schema + "-historical.response", kind.used,
@@ -69,19 +72,25 @@ void check_usage_kind(const UsageKind& kind) {
 
 }  // namespace
 
-TEST_CASE("credit usage: current and historical", "[team]") {
+TEST_CASE("credit usage: current and historical",
+          "[team]"
+          "[ENV-CONTENT-TYPE][ENV-SCHEMA][TEAM-CREDIT-USAGE][TEAM-USAGE-HISTORY]") {
   CHECKS_RULES(&rules::kCreditUsage, &rules::kUsageHistory);
   REQUIRE_CAPABILITY("credit-usage");
   check_usage_kind({"credit-usage", &rules::kCreditUsage, "remainingCredits", "creditsUsed"});
 }
 
-TEST_CASE("token usage: current and historical", "[team]") {
+TEST_CASE("token usage: current and historical",
+          "[team]"
+          "[ENV-CONTENT-TYPE][ENV-SCHEMA][TEAM-TOKEN-USAGE][TEAM-USAGE-HISTORY]") {
   CHECKS_RULES(&rules::kTokenUsage, &rules::kUsageHistory);
   REQUIRE_CAPABILITY("token-usage");
   check_usage_kind({"token-usage", &rules::kTokenUsage, "remainingTokens", "tokensUsed"});
 }
 
-TEST_CASE("queue status: counts of the team's jobs", "[team]") {
+TEST_CASE("queue status: counts of the team's jobs",
+          "[team]"
+          "[ENV-CONTENT-TYPE][ENV-SCHEMA][TEAM-QUEUE]") {
   CHECKS_RULES(&rules::kQueueStatus);
   REQUIRE_CAPABILITY("queue-status");
   RULE(rules::kQueueStatus);
@@ -103,7 +112,9 @@ TEST_CASE("queue status: counts of the team's jobs", "[team]") {
         b.at("activeJobsInQueue").get<long long>() + b.at("waitingJobsInQueue").get<long long>());
 }
 
-TEST_CASE("concurrency check: current and maximum", "[team]") {
+TEST_CASE("concurrency check: current and maximum",
+          "[team]"
+          "[ENV-CONTENT-TYPE][ENV-SCHEMA][TEAM-CONCURRENCY]") {
   CHECKS_RULES(&rules::kConcurrencyCheck);
   REQUIRE_CAPABILITY("concurrency-check");
   RULE(rules::kConcurrencyCheck);
@@ -121,9 +132,13 @@ TEST_CASE("concurrency check: current and maximum", "[team]") {
   }
 }
 
-TEST_CASE("crawl params preview: options a crawl accepts", "[crawl]") {
+TEST_CASE("crawl params preview: options a crawl accepts",
+          "[crawl]"
+          "[CRAWL-PREVIEW][ENV-CONTENT-TYPE][ENV-SCHEMA]") {
   CHECKS_RULES(&rules::kCrawlPreview);
   REQUIRE_CAPABILITY("crawl-preview");
+  // The preview reads the prompt with a language model.
+  REQUIRE_CAPABILITY("model");
   RULE(rules::kCrawlPreview);
   const auto res =
       post("/v2/crawl/params-preview",

@@ -84,7 +84,7 @@ void check_deliveries(const std::vector<Delivery>& list, const std::string& kind
     // A deployment without a webhook secret sends no signature (the precheck finds out): the
     // rule cannot be judged then, which is a skip of this rule, not of the other rules.
     const Capability& signing = capability("webhook-signing");
-    if (!signing.available) {
+    if (!signing.available()) {
       skip_rule(rules::kHookSignature, "capability webhook-signing: " + signing.detail);
       continue;
     }
@@ -113,8 +113,9 @@ void check_deliveries(const std::vector<Delivery>& list, const std::string& kind
 
 }  // namespace
 
-TEST_CASE("batch scrape webhooks: events in order, payloads, metadata, headers, signatures",
-          "[webhooks][batch]") {
+TEST_CASE("batch scrape webhooks: events in order with their payloads and headers and signatures",
+          "[webhooks][batch]"
+          "[BATCH-START][ENV-SCHEMA][HOOK-EVENTS][HOOK-HEADERS][HOOK-PAYLOAD][HOOK-SIGNATURE]") {
   const std::string token = unique_token();
   const json metadata = {{"run", token}, {"suite", "conformance"}};
   const std::vector<std::string> urls = {site_url("/docs/a.html"), site_url("/docs/b.html")};
@@ -136,7 +137,9 @@ TEST_CASE("batch scrape webhooks: events in order, payloads, metadata, headers, 
   check_deliveries(list, "batch_scrape", id, metadata, "X-Conformance-Run", token, 2);
 }
 
-TEST_CASE("crawl webhooks: started, one page event per document, completed", "[webhooks][crawl]") {
+TEST_CASE("crawl webhooks: started then one page event per document then completed",
+          "[webhooks][crawl]"
+          "[CRAWL-START][ENV-SCHEMA][HOOK-EVENTS][HOOK-HEADERS][HOOK-PAYLOAD][HOOK-SIGNATURE]") {
   const std::string token = unique_token();
   const json metadata = {{"run", token}};
   CHECKS_RULES(&rules::kHookEvents, &rules::kHookPayload, &rules::kHookHeaders,
@@ -160,7 +163,9 @@ TEST_CASE("crawl webhooks: started, one page event per document, completed", "[w
                    status.value("completed", -1));
 }
 
-TEST_CASE("webhook events filter: only the chosen kinds are delivered", "[webhooks]") {
+TEST_CASE("webhook events filter: only the chosen kinds are delivered",
+          "[webhooks]"
+          "[BATCH-START][HOOK-FILTER]") {
   RULE(rules::kHookFilter);
   REQUIRE_CAPABILITY("webhooks");
   const std::string token = unique_token();
@@ -181,7 +186,9 @@ TEST_CASE("webhook events filter: only the chosen kinds are delivered", "[webhoo
   CHECK(json::parse(list[0].body, nullptr, false).value("type", "") == "batch_scrape.completed");
 }
 
-TEST_CASE("SDK: a webhook given as a URL string reaches the receiver", "[webhooks][sdk]") {
+TEST_CASE("SDK: a webhook given as a URL string reaches the receiver",
+          "[webhooks][sdk]"
+          "[BATCH-START][HOOK-EVENTS]") {
   RULE(rules::kHookEvents);
   REQUIRE_CAPABILITY("webhooks");
   const std::string token = unique_token();

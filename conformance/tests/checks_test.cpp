@@ -127,6 +127,7 @@ std::vector<CaseResult> sample_run() {
   passed.group = "scrape";
   passed.seconds = 0.25;
   passed.rules = {"SCRAPE-MARKDOWN", "ENV-SCHEMA", "HOOK-SIGNATURE"};
+  passed.checks = {{"SCRAPE-MARKDOWN", 3}, {"ENV-SCHEMA", 2}, {"HOOK-SIGNATURE", 1}};
   passed.skipped_rules = {{"HOOK-SIGNATURE", "capability webhook-signing: no header"}};
 
   CaseResult failed;
@@ -135,6 +136,7 @@ std::vector<CaseResult> sample_run() {
   failed.seconds = 12.5;
   failed.outcome = CaseResult::Outcome::kFailed;
   failed.rules = {"CHUNK-SKIP", "ENV-SCHEMA"};
+  failed.checks = {{"CHUNK-SKIP", 1}, {"ENV-SCHEMA", 4}};
   failed.failures = {{"CHUNK-SKIP", "CHECK( a == b ) with expansion: \"x\" == \"y\"", "detail 1"},
                      {"", "unnamed check", "detail 2"}};
 
@@ -181,7 +183,8 @@ TEST_CASE("JUnit: one testcase per case, skips with reasons, real times, the tar
   run.site = "http://127.0.0.10:8089";
   run.timestamp = "2026-08-01T10:00:00";
   run.seconds = 12.751;
-  run.capabilities = {{"auth", false, "authentication is off"}};
+  run.capabilities = {{"auth", Presence::kAbsent, "authentication is off"},
+                      {"concurrency-check", Presence::kBroken, "HTTP 500"}};
   std::ostringstream out;
   write_junit(out, run, sample_run());
   const std::string xml = out.str();
@@ -196,7 +199,9 @@ TEST_CASE("JUnit: one testcase per case, skips with reasons, real times, the tar
   CHECK(xml.find("hostname=\"http://deploy.example:3002\"") != std::string::npos);
   CHECK(count_of(xml, "tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"1\" time=\"12.751\"") ==
         2);
-  CHECK(xml.find("<property name=\"capability.auth\" value=\"missing: authentication is off\"/>") !=
+  CHECK(xml.find("<property name=\"capability.auth\" value=\"absent: authentication is off\"/>") !=
+        std::string::npos);
+  CHECK(xml.find("<property name=\"capability.concurrency-check\" value=\"broken: HTTP 500\"/>") !=
         std::string::npos);
 
   std::ostringstream stopped;
@@ -212,10 +217,82 @@ TEST_CASE("verdicts JSON: the summary matches the cases, every rule has a verdic
   std::ostringstream out;
   write_verdicts_json(out, run, sample_run());
   const json doc = json::parse(out.str());
-  CHECK(doc.at("summary") == json({{"passed", 1}, {"failed", 1}, {"skipped", 1}}));
+  CHECK(doc.at("summary") == json({{"passed", 1}, {"failed", 1}, {"skipped", 1}, {"stalled", 0}}));
   CHECK(doc.at("rules").size() == std::size(rules::kAll));
   CHECK(doc.at("rules").at("HOOK-SIGNATURE").at("verdict") == "skipped");
+  CHECK(doc.at("rules").at("ENV-SCHEMA").at("checks") == 6);
   CHECK(doc.at("failuresNamingNoRule") == json::array({"chunking <10 MB> & skip: unnamed check"}));
+}
+
+TEST_CASE("verdicts: a rule named but never checked is not checked, never passed", "[checks]") {
+  // As an extract case that named EXTRACT-DATA up front and stopped on a failed start.
+  CaseResult extract;
+  extract.name = "v2 extract";
+  extract.outcome = CaseResult::Outcome::kFailed;
+  extract.rules = {"EXTRACT-START", "EXTRACT-DATA"};
+  extract.checks = {{"EXTRACT-START", 1}};
+  extract.failures = {{"EXTRACT-START", "REQUIRE( started.status == 200 )", "detail"}};
+  CaseResult quiet;
+  quiet.name = "a case that names a rule and returns early";
+  quiet.rules = {"BATCH-INVALID-TRUE"};
+  const auto verdicts = rule_verdicts({extract, quiet});
+  CHECK(verdicts.at("EXTRACT-START").verdict == "failed");
+  CHECK(verdicts.at("EXTRACT-DATA").verdict == "not checked");
+  CHECK(verdicts.at("BATCH-INVALID-TRUE").verdict == "not checked");
+  REQUIRE(verdicts.at("BATCH-INVALID-TRUE").reasons.size() == 1);
+  CHECK(verdicts.at("BATCH-INVALID-TRUE").reasons[0] ==
+        "a case that names a rule and returns early: named the rule but made no check on it");
+  // A check in any other case that ran makes it passed.
+  CaseResult checked = quiet;
+  checked.checks = {{"BATCH-INVALID-TRUE", 2}};
+  CHECK(rule_verdicts({quiet, checked}).at("BATCH-INVALID-TRUE").verdict == "passed");
+}
+
+TEST_CASE("verdicts: a stalled job is a finding of its own, never a wrong-state failure",
+          "[checks]") {
+  CaseResult big;
+  big.name = "chunking over 10 MB";
+  big.group = "crawl";
+  big.outcome = CaseResult::Outcome::kStalled;
+  big.stall_reason =
+      "job stalled: GET /v2/crawl/x made no progress for 60 s (status scraping, "
+      "completed 3, total 13, 3 documents)";
+  big.rules = {"CRAWL-START", "JOB-STATES", "CHUNK-SKIP"};
+  big.checks = {{"CRAWL-START", 2}};
+  CaseResult small;
+  small.name = "crawl of the whole site";
+  small.rules = {"CHUNK-SKIP"};
+  small.checks = {{"CHUNK-SKIP", 1}};
+  const std::vector<CaseResult> cases = {big, small};
+  const auto verdicts = rule_verdicts(cases);
+  CHECK(verdicts.at("CRAWL-START").verdict == "passed");
+  CHECK(verdicts.at("JOB-STATES").verdict == "stalled");
+  CHECK(verdicts.at("JOB-STATES").reasons == std::vector<std::string>{big.stall_reason});
+  CHECK(verdicts.at("CHUNK-SKIP").verdict == "passed");
+  const Counts counts = count(cases);
+  CHECK(summary_line(counts) == "1 passed, 0 failed, 0 skipped, 1 stalled");
+  RunInfo run;
+  run.target = "http://deploy.example:3002";
+  std::ostringstream out;
+  write_junit(out, run, cases);
+  CHECK(count_of(out.str(), "tests=\"2\" failures=\"0\" errors=\"1\" skipped=\"0\"") == 2);
+  CHECK(out.str().find("<error message=\"job stalled: GET /v2/crawl/x made no progress") !=
+        std::string::npos);
+}
+
+TEST_CASE("verdicts: a rule a case names without its tag is a defect of the suite", "[checks]") {
+  CaseResult c;
+  c.name = "crawl scope";
+  c.tags = {"CRAWL-SCOPE", "crawl"};
+  c.rules = {"CRAWL-SCOPE", "JOB-STATES"};
+  c.skipped_rules = {{"HOOK-SIGNATURE", "capability webhook-signing: x"}};
+  c.failures = {{"ENV-SCHEMA", "CHECK_SCHEMA", "detail"}};
+  CHECK(untagged_rules(c) ==
+        std::vector<std::string>{"ENV-SCHEMA", "HOOK-SIGNATURE", "JOB-STATES"});
+  RunInfo run;
+  std::ostringstream out;
+  write_verdicts_json(out, run, {c});
+  CHECK(json::parse(out.str()).at("untaggedRules").size() == 3);
 }
 
 namespace {
