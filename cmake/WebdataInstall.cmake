@@ -30,7 +30,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/sdk/include/webdata
 if(TARGET webdata_mock)
   set(_webdata_mock_parts webdata_mock webdata_mock_core webdata_mock_http webdata_mock_content
       webdata_mock_web webdata_mock_formats webdata_mock_scrape webdata_mock_jobs webdata_mock_search
-      webdata_mock_webhooks)
+      webdata_mock_webhooks webdata_mock_requests)
   target_include_directories(webdata_mock INTERFACE
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/webdata-mock>)
   # A program linking the installed library finds the bundled virtual web here (the
@@ -39,7 +39,7 @@ if(TARGET webdata_mock)
   set_property(SOURCE ${PROJECT_SOURCE_DIR}/mockserver/app/config.cpp
     DIRECTORY ${PROJECT_SOURCE_DIR}/mockserver APPEND PROPERTY COMPILE_DEFINITIONS
     WEBDATA_INSTALL_FIXTURES="${CMAKE_INSTALL_FULL_DATADIR}/webdata/fixtures")
-  foreach(_part core http content web formats scrape jobs search webhooks)
+  foreach(_part core http requests content web formats scrape jobs search webhooks)
     set_target_properties(webdata_mock_${_part} PROPERTIES EXPORT_NAME mock_${_part})
   endforeach()
   install(TARGETS ${_webdata_mock_parts} webdata-mock EXPORT webdata-mock-targets

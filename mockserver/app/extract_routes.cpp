@@ -12,89 +12,73 @@ using nlohmann::json;
 
 namespace {
 
-/// A URL as deployments take it: without a scheme, `http://` is assumed (wire-decisions 4). A
-/// trailing `/*` is kept (a glob); the rest must be an absolute http(s) URL.
-std::optional<std::string> read_url(std::string url) {
-  if (url.find("://") == std::string::npos) url = "http://" + url;
-  const bool glob = url.size() >= 2 && url.compare(url.size() - 2, 2, "/*") == 0;
-  const std::string base = glob ? url.substr(0, url.size() - 1) : url;
-  const auto parsed = parse_http_url(base);
-  if (!parsed) return std::nullopt;
-  return glob ? parsed->str() + (parsed->str().back() == '/' ? "*" : "/*") : parsed->str();
+bool ends_with_glob(const std::string& url) {
+  return url.size() >= 2 && url.compare(url.size() - 2, 2, "/*") == 0;
 }
 
 }  // namespace
 
 void MockServer::add_extract_routes() {
-  for (const std::string v : {"v1", "v2"}) {
-    api("POST", "/" + v + "/extract", v + "/extract.request", [this](ApiCall& call) {
-      if (auto refused = require_credits(call.team, 1)) return *refused;
-      // --inject-fault no-llm-key: the recorded build's v1 extract fails outright without one.
-      if (call.version == "v1" && config_.has_fault("no-llm-key")) {
-        return http::Response::error(500, "Internal server error");
-      }
-      const bool ignore_invalid = call.body.value("ignoreInvalidURLs", false);
-      jobs::ExtractRequest request;
-      request.version = call.version;
-      json details = json::array();
-      json invalid = json::array();
-      const json& urls = call.body.at("urls");
-      for (std::size_t i = 0; i < urls.size(); ++i) {
-        const std::string given = urls[i].get<std::string>();
-        if (auto url = read_url(given)) {
-          request.urls.push_back(*url);
-          continue;
-        }
-        invalid.push_back(given);
-        details.push_back({{"code", "invalid_string"},
-                           {"path", json::array({"urls", i})},
-                           {"message", "Invalid URL '" + given + "'"}});
-      }
-      if (!invalid.empty() && !ignore_invalid) {
-        std::string names;
-        for (const auto& u : invalid) names += (names.empty() ? "" : ", ") + u.get<std::string>();
-        return http::Response::error(400, "Bad Request: invalid URLs: " + names, "BAD_REQUEST",
-                                     details);
-      }
-      if (request.urls.empty()) {
-        const std::string message = "No valid URL to extract from";
-        return http::Response::error(400, "Bad Request: " + message, "BAD_REQUEST",
-                                     json::array({{{"code", "custom"},
-                                                   {"path", json::array({"urls"})},
-                                                   {"message", message}}}));
-      }
-      if (!invalid.empty()) {
-        request.warnings.push_back("Skipped " + std::to_string(invalid.size()) +
-                                   " invalid URL" + (invalid.size() == 1 ? "" : "s") + ".");
-      }
-      if (call.body.value("enableWebSearch", false)) {
-        request.warnings.push_back(
-            "enableWebSearch: the mock reads only the URLs given and the pages they stand for.");
-      }
-      json scrape_options = call.body.value("scrapeOptions", json::object());
-      if (auto refused = check_scrape_options(scrape_options, call.version, call.team)) {
-        return *refused;
-      }
-      scrape_options.erase("formats");
-      request.scrape_options = std::move(scrape_options);
-      request.prompt = call.body.value("prompt", "");
-      request.system_prompt = call.body.value("systemPrompt", "");
-      request.schema = call.body.value("schema", json());
-      request.allow_external_links = call.body.value("allowExternalLinks", false);
-      request.include_subdomains = call.body.value("includeSubdomains", true);
-      request.show_sources = call.body.value("showSources", false);
-      const auto job = extracts_->start(call.team, std::move(request));
-      // The service answers the start with the (empty) trace of the URLs it will consider.
-      json out = {{"success", true}, {"id", job->id}, {"urlTrace", json::array()}};
-      if (ignore_invalid && !invalid.empty()) out["invalidURLs"] = invalid;
-      return http::Response::json(200, out);
-    });
-    api("GET", "/" + v + "/extract/{id}", "", [this](ApiCall& call) {
+  for (const auto version : {requests::Version::v1, requests::Version::v2}) {
+    const std::string v = requests::version_name(version);
+    api<requests::ExtractRequest>(
+        "POST", "/" + v + "/extract", version, Credits::checked,
+        [this](ApiCall& call, std::shared_ptr<const requests::ExtractRequest> request) {
+          return start_extract(call, *request);
+        });
+    api("GET", "/" + v + "/extract/{id}", [this](ApiCall& call) {
       const auto job = extracts_->find(call.params.at("id"), call.team.id);
       if (!job) return http::Response::error(404, "Extract job not found");
       return http::Response::json(200, extracts_->status_body(*job));
     });
   }
+}
+
+http::Response MockServer::start_extract(ApiCall& call, const requests::ExtractRequest& request) {
+  // --inject-fault no-llm-key: the recorded build's v1 extract fails outright without one.
+  if (call.version == "v1" && config_.has_fault("no-llm-key")) {
+    return http::Response::error(500, "Internal server error");
+  }
+  jobs::ExtractRequest job;
+  // With ignoreInvalidURLs, the URLs the service would refuse are skipped (without it, the
+  // checks refused them already). A trailing `/*` is a glob over the site's pages.
+  json invalid = json::array();
+  for (const auto& url : request.urls) {
+    if (requests::url_issues(url, json::array()).empty()) {
+      const bool glob = ends_with_glob(url);
+      const std::string page = parse_http_url(glob ? url.substr(0, url.size() - 1) : url)->str();
+      job.urls.push_back(page + (!glob ? "" : page.back() == '/' ? "*" : "/*"));
+    } else {
+      invalid.push_back(url);
+    }
+  }
+  if (job.urls.empty()) {
+    const std::string message = "No valid URL to extract from";
+    return refusal_answer(requests::Refusal{
+        "Bad Request",
+        json::array({{{"code", "custom"}, {"path", json::array({"urls"})}, {"message", message}}}),
+        "urls: " + message});
+  }
+  if (!invalid.empty()) {
+    job.warnings.push_back("Skipped " + std::to_string(invalid.size()) + " invalid URL" +
+                           (invalid.size() == 1 ? "" : "s") + ".");
+  }
+  if (request.enable_web_search) {
+    job.warnings.push_back(
+        "enableWebSearch: the mock reads only the URLs given and the pages they stand for.");
+  }
+  if (auto refused = check_scrape_options(request.scrape_options, call.team)) return *refused;
+  job.scrape_options = request.scrape_options;
+  job.spec = requests::ExtractSpec{request.schema.value_or(json()), request.prompt.value_or(""),
+                                   request.system_prompt.value_or("")};
+  job.allow_external_links = request.allow_external_links;
+  job.include_subdomains = request.takes_subdomains();
+  job.show_sources = request.show_sources;
+  const auto started = extracts_->start(call.team, std::move(job));
+  // The service answers the start with the (empty) trace of the URLs it will consider.
+  json out = {{"success", true}, {"id", started->id}, {"urlTrace", json::array()}};
+  if (request.ignore_invalid_urls && !invalid.empty()) out["invalidURLs"] = invalid;
+  return http::Response::json(200, out);
 }
 
 }  // namespace webdata::mock

@@ -41,6 +41,28 @@ http::Request without_body(const http::Request& request) {
   return out;
 }
 
+/// The build's v2 batch scrape checked every URL unless the body itself said
+/// `ignoreInvalidURLs: true` (the specification, and the mock, ignore them by default).
+http::Request batch_as_imitated(const http::Request& request) {
+  nlohmann::json body = nlohmann::json::parse(request.body, nullptr, false);
+  if (request.path != "/v2/batch/scrape" || !body.is_object() ||
+      body.find("ignoreInvalidURLs") != body.end()) {
+    return request;
+  }
+  http::Request out = request;
+  body["ignoreInvalidURLs"] = false;
+  out.body = body.dump();
+  return out;
+}
+
+/// The build's v2 batch lists `invalidURLs` always: empty when every URL passed its checks.
+http::Response with_no_invalid(http::Response response) {
+  nlohmann::json body = nlohmann::json::parse(response.body, nullptr, false);
+  if (!body.is_object() || body.find("invalidURLs") != body.end()) return response;
+  body["invalidURLs"] = nlohmann::json::array();
+  return http::Response::json(response.status, body);
+}
+
 /// The build's quirk: a missing `url` is refused with the message of a URL without a domain.
 void url_issue_as_imitated(nlohmann::json& issue) {
   if (!issue.is_object() || issue.value("code", "") != "invalid_type" ||
@@ -102,14 +124,19 @@ http::Response MockServer::express_not_found(const http::Request& request) {
 
 http::Response MockServer::validate_as_imitated(const http::Request& request) const {
   // Express parses a body as JSON only when it is sent as JSON; any other body is none.
-  http::Response response = check_content_type(request) ? router_.dispatch(without_body(request))
-                                                        : router_.dispatch(request);
+  http::Response response = check_content_type(request)
+                                ? router_.dispatch(without_body(request))
+                                : router_.dispatch(batch_as_imitated(request));
+  if (response.status == 200 && request.path == "/v2/batch/scrape") {
+    return with_no_invalid(std::move(response));
+  }
   if (response.status != 400) return response;
   nlohmann::json body = nlohmann::json::parse(response.body, nullptr, false);
   if (!body.is_object() || !body.contains("details") || !body.at("details").is_array()) {
     return response;
   }
   for (auto& issue : body["details"]) url_issue_as_imitated(issue);
+  body.erase("hint");  // the mock's own text of the first issue, which the build did not send
   // The build's search controllers validate themselves: v1 turns a refusal into a 500 whose
   // error is zod's text of the issues, v2 answers without a code.
   if (request.path == "/v1/search") {

@@ -1,4 +1,5 @@
 #include <charconv>
+#include <tuple>
 
 #include "app/mock_server.hpp"
 #include "core/ids.hpp"
@@ -16,8 +17,6 @@ using jobs::JobEngine;
 using jobs::JobKind;
 
 namespace {
-
-bool is_scrapable_url(const std::string& text) { return parse_http_url(text).has_value(); }
 
 /// Parses a non-negative integer query parameter; nullopt when absent, error text when bad.
 std::optional<std::string> read_count(const http::Request& request, const char* name,
@@ -73,28 +72,96 @@ void end_watch(http::WebSocketConnection& connection, bool failed,
 
 }  // namespace
 
+http::Response MockServer::start_batch(ApiCall& call,
+                                       std::shared_ptr<const requests::BatchScrapeRequest> request) {
+  // URLs the service would refuse are listed in `invalidURLs` when ignoreInvalidURLs is set
+  // (without it, the checks refused them already).
+  std::vector<std::string> valid;
+  json invalid = json::array();
+  for (const auto& url : request->urls) {
+    if (requests::url_issues(url, json::array()).empty()) {
+      valid.push_back(url);
+    } else {
+      invalid.push_back(url);
+    }
+  }
+  if (auto refused = check_scrape_options(request->options, call.team)) return *refused;
+  if (auto refused = check_webhook(request->webhook)) return *refused;
+  const bool list_invalid = request->ignore_invalid_urls;
+  std::string id;
+  if (request->append_to_id) {
+    // appendToId: the URLs join the team's existing batch (another team's id is not found,
+    // where the service does not check ownership: no access to another team's results).
+    id = *request->append_to_id;
+    switch (jobs_->append_batch(call.team, id, request->options, valid)) {
+      case JobEngine::AppendOutcome::appended:
+        break;
+      case JobEngine::AppendOutcome::not_found:
+        return http::Response::error(404, "Job not found");
+      case JobEngine::AppendOutcome::expired:
+        return http::Response::error(404, "Job expired");
+      case JobEngine::AppendOutcome::already_finished:
+        return http::Response::error(409, "Job already finished");
+    }
+  } else {
+    id = jobs_->start_batch(call.team, std::move(request), valid)->id;
+  }
+  json out = {{"success", true},
+              {"id", id},
+              {"url", public_base(call.request) + "/" + call.version + "/batch/scrape/" + id}};
+  // v2 always reports invalidURLs when ignoring them; v1 leaves the field out unless asked.
+  if (list_invalid) out["invalidURLs"] = invalid;
+  return http::Response::json(200, out);
+}
+
 std::string MockServer::public_base(const http::Request& request) const {
   const auto host = request.header("Host");
   if (!host || host->empty()) return base_url();
   return request.scheme + "://" + *host;
 }
 
-std::optional<http::Response> MockServer::check_scrape_options(const json& options,
-                                                               const std::string& version,
-                                                               const Team& team) const {
-  if (auto refused = scraper_->check(options, version, team)) {
-    return http::Response::error(refused->http_status, refused->message, refused->code);
-  }
+std::optional<http::Response> MockServer::check_scrape_options(
+    const requests::ScrapeOptions& options, const Team& team) const {
+  if (auto refused = scraper_->check(options, team)) return failure_answer(*refused);
   return std::nullopt;
 }
 
+http::Response MockServer::failure_answer(const scrape::Failure& failure) {
+  return http::Response::error(failure.http_status, failure.message, failure.code,
+                               failure.details);
+}
+
 void MockServer::add_job_routes() {
-  for (const std::string v : {"v1", "v2"}) {
-    api("POST", "/" + v + "/crawl", v + "/crawl.request",
-        [this](ApiCall& call) { return start_crawl(call); });
+  for (const auto version : {requests::Version::v1, requests::Version::v2}) {
+    const std::string v = requests::version_name(version);
+    // ---- crawl
+    api<requests::CrawlRequest>(
+        "POST", "/" + v + "/crawl", version, Credits::checked,
+        [this](ApiCall& call, std::shared_ptr<const requests::CrawlRequest> request) {
+          for (const auto& [key, patterns] :
+               {std::pair<const char*, const std::vector<std::string>&>{"includePaths",
+                                                                        request->include_paths},
+                {"excludePaths", request->exclude_paths}}) {
+            if (auto bad = jobs::check_patterns(patterns)) {
+              return http::Response::error(400, std::string(key) + ": " + *bad, "BAD_REQUEST",
+                                           json::array({{{"code", "invalid_string"},
+                                                         {"path", json::array({key})},
+                                                         {"message", *bad}}}));
+            }
+          }
+          requests::ScrapeOptions scrape_options = request->scrape_options;
+          if (request->zero_data_retention) scrape_options.zero_data_retention = true;
+          if (auto refused = check_scrape_options(scrape_options, call.team)) return *refused;
+          if (auto refused = check_webhook(request->webhook)) return *refused;
+          const auto job = jobs_->start_crawl(call.team, std::move(request));
+          return http::Response::json(200, {{"success", true},
+                                            {"id", job->id},
+                                            {"url", public_base(call.request) + "/" +
+                                                        call.version + "/crawl/" + job->id}});
+        });
     // `ongoing` is the service's older name of `active`; both are registered before {id}.
     for (const char* name : {"active", "ongoing"}) {
-      api("GET", "/" + v + "/crawl/" + name, "", [this](ApiCall& call) {
+      api("GET", "/" + v + "/crawl/" + name, [this](ApiCall& call) {
         json crawls = json::array();
         for (const auto& job : jobs_->active_crawls(call.team.id)) {
           crawls.push_back(jobs_->active_entry(*job));
@@ -103,97 +170,18 @@ void MockServer::add_job_routes() {
       });
     }
     add_job_resource_routes("/" + v + "/crawl", JobKind::crawl);
-    api("POST", "/" + v + "/batch/scrape", v + "/batch-scrape.request",
-        [this](ApiCall& call) { return start_batch(call); });
+
+    // ---- batch scrape
+    api<requests::BatchScrapeRequest>(
+        "POST", "/" + v + "/batch/scrape", version, Credits::checked,
+        [this](ApiCall& call, std::shared_ptr<const requests::BatchScrapeRequest> request) {
+          return start_batch(call, std::move(request));
+        });
     add_job_resource_routes("/" + v + "/batch/scrape", JobKind::batch_scrape);
   }
   // The specification writes the errors path once without a version: an alias of v2.
-  api("GET", "/crawl/{id}/errors", "",
+  api("GET", "/crawl/{id}/errors",
       [this](ApiCall& call) { return job_errors(call, JobKind::crawl); });
-}
-
-http::Response MockServer::start_crawl(ApiCall& call) {
-  if (auto refused = require_credits(call.team, 1)) return *refused;
-  const std::string url = call.body.value("url", "");
-  if (!is_scrapable_url(url)) {
-    return http::Response::error(400, "Invalid URL '" + url + "': a crawl starts from an "
-                                      "absolute http or https URL", "BAD_REQUEST");
-  }
-  for (const char* key : {"includePaths", "excludePaths"}) {
-    if (!call.body.contains(key)) continue;
-    if (auto bad = jobs::check_patterns(call.body.at(key).get<std::vector<std::string>>())) {
-      return http::Response::error(400, std::string(key) + ": " + *bad, "BAD_REQUEST",
-                                   json::array({{{"code", "invalid_string"},
-                                                 {"path", json::array({key})},
-                                                 {"message", *bad}}}));
-    }
-  }
-  json scrape_options = call.body.value("scrapeOptions", json::object());
-  if (call.body.value("zeroDataRetention", false)) scrape_options["zeroDataRetention"] = true;
-  if (auto refused = check_scrape_options(scrape_options, call.version, call.team)) {
-    return *refused;
-  }
-  if (auto refused = check_webhook(call.body)) return *refused;
-  const auto job = jobs_->start_crawl(call.team, call.version, std::move(call.body));
-  return http::Response::json(200, {{"success", true},
-                                    {"id", job->id},
-                                    {"url", public_base(call.request) + "/" + call.version +
-                                                "/crawl/" + job->id}});
-}
-
-http::Response MockServer::start_batch(ApiCall& call) {
-  if (auto refused = require_credits(call.team, 1)) return *refused;
-  const bool ignore_invalid = call.body.value("ignoreInvalidURLs", call.version == "v2");
-  std::vector<std::string> valid;
-  json invalid = json::array();
-  json details = json::array();
-  const auto& urls = call.body.at("urls");
-  for (std::size_t i = 0; i < urls.size(); ++i) {
-    const std::string url = urls[i].get<std::string>();
-    if (is_scrapable_url(url)) {
-      valid.push_back(url);
-      continue;
-    }
-    invalid.push_back(url);
-    details.push_back({{"code", "invalid_string"},
-                       {"path", json::array({"urls", i})},
-                       {"message", "Invalid URL '" + url + "'"}});
-  }
-  if (!ignore_invalid && !invalid.empty()) {
-    std::string names;
-    for (const auto& u : invalid) names += (names.empty() ? "" : ", ") + u.get<std::string>();
-    return http::Response::error(400, "Invalid URLs: " + names, "BAD_REQUEST", details);
-  }
-  json scrape_options = call.body;
-  for (const char* key : {"urls", "webhook", "maxConcurrency", "ignoreInvalidURLs",
-                          "appendToId"}) {
-    scrape_options.erase(key);
-  }
-  if (auto refused = check_scrape_options(scrape_options, call.version, call.team)) {
-    return *refused;
-  }
-  if (auto refused = check_webhook(call.body)) return *refused;
-  std::string id;
-  if (call.body.contains("appendToId")) {
-    // appendToId: the URLs join the team's existing batch (another team's id is not found,
-    // where the service does not check ownership: no access to another team's results).
-    id = call.body.at("appendToId").get<std::string>();
-    switch (jobs_->append_batch(call.team, call.version, id, scrape_options, valid)) {
-      case JobEngine::AppendOutcome::appended: break;
-      case JobEngine::AppendOutcome::not_found: return http::Response::error(404, "Job not found");
-      case JobEngine::AppendOutcome::expired: return http::Response::error(404, "Job expired");
-      case JobEngine::AppendOutcome::already_finished:
-        return http::Response::error(409, "Job already finished");
-    }
-  } else {
-    id = jobs_->start_batch(call.team, call.version, std::move(call.body), valid)->id;
-  }
-  json out = {{"success", true},
-              {"id", id},
-              {"url", public_base(call.request) + "/" + call.version + "/batch/scrape/" + id}};
-  // v2 always reports invalidURLs when ignoring them; v1 leaves the field out unless asked.
-  if (ignore_invalid) out["invalidURLs"] = invalid;
-  return http::Response::json(200, out);
 }
 
 http::Response MockServer::job_errors(ApiCall& call, JobKind kind) {
@@ -305,14 +293,18 @@ void MockServer::set_watcher_limits(const http::WebSocketLimits& limits) {
 std::size_t MockServer::open_watchers() const { return open_watchers_->load(); }
 
 void MockServer::add_job_resource_routes(const std::string& prefix, jobs::JobKind kind) {
-  api("GET", prefix + "/{id}", "", [this, prefix, kind](ApiCall& call) {
+  api("GET", prefix + "/{id}", [this, prefix, kind](ApiCall& call) {
     std::size_t skip = 0;
     std::size_t limit = 0;
-    if (auto bad = read_count(call.request, "skip", 0, SIZE_MAX / 2, skip)) {
-      return http::Response::error(400, *bad, "BAD_REQUEST");
-    }
-    if (auto bad = read_count(call.request, "limit", 1, 1000, limit)) {
-      return http::Response::error(400, *bad, "BAD_REQUEST");
+    for (auto [name, min, max, out] : {std::tuple<const char*, std::size_t, std::size_t,
+                                                  std::size_t*>{"skip", 0, SIZE_MAX / 2, &skip},
+                                       {"limit", 1, 1000, &limit}}) {
+      if (auto bad = read_count(call.request, name, min, max, *out)) {
+        // The text names the parameter (clients that show `error` say what is wrong).
+        return http::Response::error(
+            400, *bad, "BAD_REQUEST",
+            json::array({{{"code", "custom"}, {"path", json::array({name})}, {"message", *bad}}}));
+      }
     }
     std::shared_ptr<jobs::Job> job;
     const auto lookup = jobs_->find(call.params.at("id"), call.team.id, kind, job);
@@ -324,7 +316,7 @@ void MockServer::add_job_resource_routes(const std::string& prefix, jobs::JobKin
                                        public_base(call.request) + prefix + "/" + job->id);
     return response;
   });
-  api("DELETE", prefix + "/{id}", "", [this, kind](ApiCall& call) {
+  api("DELETE", prefix + "/{id}", [this, kind](ApiCall& call) {
     switch (jobs_->cancel(call.params.at("id"), call.team.id, kind)) {
       case JobEngine::CancelOutcome::cancelled:
         // The service's cancel answer carries no `success` (clients check `status`).
@@ -340,7 +332,7 @@ void MockServer::add_job_resource_routes(const std::string& prefix, jobs::JobKin
     }
     return http::Response::error(404, "Job not found");
   });
-  api("GET", prefix + "/{id}/errors", "",
+  api("GET", prefix + "/{id}/errors",
       [this, kind](ApiCall& call) { return job_errors(call, kind); });
 }
 

@@ -53,49 +53,27 @@ void rank_by_relevance(std::vector<jobs::MapLink>& links, const std::string& que
   links = std::move(ranked);
 }
 
-std::string accept_language(const json& body) {
-  if (!body.contains("location")) return "";
-  std::string out;
-  for (const auto& language : body.at("location").value("languages", json::array())) {
-    if (!language.is_string()) continue;
-    out += (out.empty() ? "" : ",") + language.get<std::string>();
-  }
-  return out;
-}
-
 }  // namespace
 
 void MockServer::add_map_routes() {
-  for (const std::string version : {"v1", "v2"}) {
-    api("POST", "/" + version + "/map", version + "/map.request", [this](ApiCall& call) {
+  for (const auto version : {requests::Version::v1, requests::Version::v2}) {
+    const std::string v = requests::version_name(version);
+    api<requests::MapRequest>("POST", "/" + v + "/map", version, Credits::checked,
+                              [this](ApiCall& call,
+                                     std::shared_ptr<const requests::MapRequest> request) {
       const auto started = std::chrono::steady_clock::now();
-      if (auto refused = require_credits(call.team, 1)) return *refused;
-      const bool v2 = call.version == "v2";
+      const bool v2 = request->version == requests::Version::v2;
       jobs::MapOptions options;
-      options.url = call.body.value("url", "");
-      if (!parse_http_url(options.url)) {
-        const std::string message = "Invalid URL '" + options.url +
-                                    "': a map starts from an absolute http or https URL";
-        return http::Response::error(400, "Bad Request: " + message, "BAD_REQUEST",
-                                     json::array({{{"code", "invalid_string"},
-                                                   {"path", json::array({"url"})},
-                                                   {"message", message}}}));
+      options.url = request->url;
+      options.sitemap = request->sitemap_mode();
+      options.include_subdomains = request->include_subdomains;
+      options.ignore_query_parameters = request->ignore_query_parameters;
+      options.limit = static_cast<std::size_t>(request->limit);
+      options.accept_language = request->accept_language();
+      if (request->timeout) {
+        options.deadline = started + std::chrono::milliseconds(*request->timeout);
       }
-      if (v2) {
-        options.sitemap = call.body.value("sitemap", "include");
-      } else {
-        options.sitemap = call.body.value("sitemapOnly", false)    ? "only"
-                          : call.body.value("ignoreSitemap", false) ? "skip"
-                                                                    : "include";
-      }
-      options.include_subdomains = call.body.value("includeSubdomains", true);
-      options.ignore_query_parameters = call.body.value("ignoreQueryParameters", true);
-      options.limit = call.body.value("limit", std::size_t{5000});
-      options.accept_language = accept_language(call.body);
-      if (call.body.contains("timeout")) {
-        options.deadline = started + std::chrono::milliseconds(call.body.at("timeout").get<long>());
-      }
-      const std::string search = call.body.value("search", "");
+      const std::string search = request->search.value_or("");
       // With `search`, the whole site is read before the limit is applied, so that the best
       // matches are kept rather than the first pages found.
       const std::size_t limit = options.limit;

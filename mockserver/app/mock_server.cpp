@@ -79,29 +79,35 @@ MockServer::MockServer(Config config, std::ostream& log)
 MockServer::~MockServer() { stop(); }
 
 void MockServer::api(const std::string& method, const std::string& pattern,
-                     const std::string& schema, ApiHandler handler) {
+                     ApiHandler handler) {
+  add_route(method, pattern, std::nullopt,
+            [handler = std::move(handler)](ApiCall& call, const std::shared_ptr<const void>&) {
+              return handler(call);
+            });
+}
+
+void MockServer::add_route(const std::string& method, const std::string& pattern,
+                           std::optional<BodySpec> spec, ErasedHandler handler) {
   router_.add(method, pattern,
-              [this, schema, handler = std::move(handler)](const http::Request& request,
-                                                           const http::PathParams& params) {
-                return run_api(request, params, schema, handler);
+              [this, spec = std::move(spec), handler = std::move(handler)](
+                  const http::Request& request, const http::PathParams& params) {
+                return run_api(request, params, spec, handler);
               });
 }
 
 http::Response MockServer::run_api(const http::Request& request, const http::PathParams& params,
-                                   const std::string& schema, const ApiHandler& handler) {
+                                   const std::optional<BodySpec>& spec,
+                                   const ErasedHandler& handler) {
   // Malformed JSON is reported before authentication (wire-decisions section 1). A body seen and
-  // accepted before (same schema, same bytes) is neither parsed nor validated again.
+  // accepted before (same schema, same bytes) is neither parsed, checked nor decoded again.
+  std::shared_ptr<const void> typed = spec ? accepted_body(spec->schema, request.body) : nullptr;
   json body;
-  const auto accepted = schema.empty() ? nullptr : accepted_body(schema, request.body);
-  if (accepted) {
-    body = *accepted;
-  } else if (!schema.empty()) {
-    const std::string& text = request.body;
-    const bool blank = text.find_first_not_of(" \t\r\n") == std::string::npos;
-    body = blank ? json::object() : json::parse(text, nullptr, false);
-    if (body.is_discarded()) {
+  if (spec && !typed) {
+    auto parsed = parse_body(request.body);
+    if (!parsed) {
       return http::Response::error(400, "Bad request, malformed JSON", "BAD_REQUEST_INVALID_JSON");
     }
+    body = std::move(*parsed);
   }
   AuthResult auth = teams_.authenticate(request.header("Authorization"));
   // --inject-fault no-auth: a self-hosted deployment with authentication off serves everyone.
@@ -110,20 +116,24 @@ http::Response MockServer::run_api(const http::Request& request, const http::Pat
   }
   if (auth.team == nullptr) return http::Response::error(401, auth.error);
 
-  const std::string version = request.path.rfind("/v1/", 0) == 0 ? "v1" : "v2";
-  if (!schema.empty()) {
-    // A deployment reads a body as JSON only when it is sent as JSON; any other body never
-    // reaches its validation as data, so a client that forgets the header must fail here too.
-    if (auto refused = check_content_type(request)) return *refused;
-    if (!accepted) {
-      if (auto refused = validate_request(schema, body)) return *refused;
-      remember_accepted(schema, request.body, body);
+  if (spec) {
+    // The service checks credits before it reads the body (its middleware order: auth,
+    // credits, ..., then the controller's validation).
+    if (spec->credits == Credits::checked) {
+      if (auto refused = require_credits(*auth.team, 1)) return *refused;
+    }
+    if (!typed) {
+      std::optional<http::Response> refused;
+      typed = accept_body(*spec, request, body, refused);
+      if (refused) return *refused;
+    } else if (auto refused = check_content_type(request)) {
+      return *refused;
     }
     if (auto refused = check_idempotency(request, *auth.team)) return *refused;
   }
-  ApiCall call{request, params, *auth.team, std::move(body), version};
+  ApiCall call{request, params, *auth.team, requests::version_name(requests::version_of_path(request.path))};
   const UsageAttribution attribution(auth.key);  // what the handler charges is this key's use
-  return handler(call);
+  return handler(call, typed);
 }
 
 std::optional<http::Response> MockServer::check_idempotency(const http::Request& request,
@@ -133,7 +143,11 @@ std::optional<http::Response> MockServer::check_idempotency(const http::Request&
   // --inject-fault no-database: the keys are kept in the database a deployment may not have.
   if (config_.has_fault("no-database")) return database_unavailable();
   if (!is_uuid(*key)) {
-    return http::Response::error(400, "x-idempotency-key must be a UUID", "BAD_REQUEST");
+    return http::Response::error(400, "x-idempotency-key must be a UUID", "BAD_REQUEST",
+                                 json::array({{{"code", "invalid_string"},
+                                               {"validation", "uuid"},
+                                               {"path", json::array({"x-idempotency-key"})},
+                                               {"message", "Invalid uuid"}}}));
   }
   const auto now = clock_.now();
   std::lock_guard<std::mutex> lock(idempotency_mutex_);
@@ -169,10 +183,11 @@ void MockServer::add_routes() {
   add_extract_routes();
 }
 
-std::optional<http::Response> MockServer::check_webhook(const nlohmann::json& body) const {
-  if (!body.contains("webhook")) return std::nullopt;
+std::optional<http::Response> MockServer::check_webhook(
+    const std::optional<nlohmann::json>& webhook) const {
+  if (!webhook) return std::nullopt;
   std::string error;
-  if (webhooks::Target::parse(body.at("webhook"), &error)) return std::nullopt;
+  if (webhooks::Target::parse(*webhook, &error)) return std::nullopt;
   return http::Response::error(400, "webhook: " + error, "BAD_REQUEST",
                                json::array({{{"code", "custom"},
                                              {"path", json::array({"webhook"})},
@@ -188,8 +203,9 @@ std::string MockServer::webhook_secret(const Team& team) const {
 
 void MockServer::deliver_event(const jobs::Job& job, const std::string& event, bool success,
                                const json& data, const std::optional<std::string>& error) {
-  if (!job.options.contains("webhook")) return;
-  const auto target = webhooks::Target::parse(job.options.at("webhook"), nullptr);
+  const auto& webhook = job.webhook();
+  if (!webhook) return;
+  const auto target = webhooks::Target::parse(*webhook, nullptr);
   const Team* team = teams_.find(job.team_id);
   if (!target || team == nullptr) return;
   webhooks_->enqueue(job.id, *target, webhook_secret(*team),

@@ -20,6 +20,8 @@
 #include "http/server.hpp"
 #include "jobs/extract_jobs.hpp"
 #include "jobs/job_engine.hpp"
+#include "requests/requests.hpp"
+#include "requests/validate.hpp"
 #include "scrape/scraper.hpp"
 #include "web/stub_store.hpp"
 #include "webhooks/dispatcher.hpp"
@@ -30,17 +32,24 @@ namespace webdata::mock {
 namespace search {
 class SearchService;
 class AgentEngine;
+struct SearchAnswer;
 }  // namespace search
 
-/// One authenticated, validated API request as a handler receives it.
+/// One authenticated API request as a handler receives it; a body comes beside it, checked and
+/// decoded into its typed request (requests/requests.hpp).
 struct ApiCall {
   const http::Request& request;
   const http::PathParams& params;
   const Team& team;
-  nlohmann::json body;  ///< Validated, with the version's defaults applied; null for GET/DELETE.
-  std::string version;  ///< "v1" or "v2".
+  std::string version;  ///< "v1" or "v2", the path's.
 };
 using ApiHandler = std::function<http::Response(ApiCall&)>;
+template <class T>
+using BodyHandler = std::function<http::Response(ApiCall&, std::shared_ptr<const T>)>;
+
+/// Whether a route checks that the team can pay before it reads the body (the service's credit
+/// check comes before its validation).
+enum class Credits { checked, free };
 
 /// The whole mock service: routes, state and the HTTP server, in one object that tests can
 /// start in-process on a free port. Request flow: admin (/__admin/) -> API stubs -> JSON parse
@@ -74,6 +83,8 @@ class MockServer {
 
   /// Handles one request without sockets (used by the server and by handler tests).
   http::Response handle(const http::Request& request);
+  /// 400 BAD_REQUEST with the refusal's `error`, `details` and `hint`.
+  static http::Response refusal_answer(const requests::Refusal& refusal);
 
   /// Queue bounds and timeouts of crawl watcher connections opened from now on.
   void set_watcher_limits(const http::WebSocketLimits& limits);
@@ -83,26 +94,55 @@ class MockServer {
   std::size_t open_watchers() const;
 
  private:
-  /// Registers an API route. `schema` names the request-body schema ("" for no body).
-  void api(const std::string& method, const std::string& pattern, const std::string& schema,
-           ApiHandler handler);
+  /// A route's body: the schema it is checked against, whether the team's credits are checked
+  /// first, and how an accepted body becomes its typed request.
+  struct BodySpec {
+    std::string schema;
+    Credits credits = Credits::checked;
+    std::function<std::shared_ptr<const void>(const nlohmann::json&)> decode;
+  };
+  using ErasedHandler =
+      std::function<http::Response(ApiCall&, const std::shared_ptr<const void>&)>;
+
+  /// Registers an API route without a body (GET, DELETE).
+  void api(const std::string& method, const std::string& pattern, ApiHandler handler);
+  /// Registers an API route whose body is a `T` of `version` (requests::decode).
+  template <class T>
+  void api(const std::string& method, const std::string& pattern, requests::Version version,
+           Credits credits, BodyHandler<T> handler) {
+    BodySpec spec{requests::schema_name<T>(version), credits,
+                  [version](const nlohmann::json& body) -> std::shared_ptr<const void> {
+                    return std::make_shared<const T>(requests::decode<T>(body, version));
+                  }};
+    add_route(method, pattern, std::move(spec),
+              [handler = std::move(handler)](ApiCall& call, const std::shared_ptr<const void>& body) {
+                return handler(call, std::static_pointer_cast<const T>(body));
+              });
+  }
+  void add_route(const std::string& method, const std::string& pattern,
+                 std::optional<BodySpec> spec, ErasedHandler handler);
+  /// Request flow: JSON parse -> auth -> credits -> body checks -> idempotency -> handler.
   http::Response run_api(const http::Request& request, const http::PathParams& params,
-                         const std::string& schema, const ApiHandler& handler);
-  /// Validates `body` against the named request schema and applies the schema's defaults; an
-  /// answer (400 with field-level details) when it is refused.
-  std::optional<http::Response> validate_request(const std::string& schema,
-                                                 nlohmann::json& body) const;
+                         const std::optional<BodySpec>& spec, const ErasedHandler& handler);
+  /// The body's typed request (from the memo, or checked and decoded now), or the refusal.
+  std::shared_ptr<const void> accept_body(const BodySpec& spec, const http::Request& request,
+                                          nlohmann::json& body,
+                                          std::optional<http::Response>& refused) const;
   /// 400 when a request with a body does not send it as `application/json`.
   static std::optional<http::Response> check_content_type(const http::Request& request);
-  /// Accepted request bodies by schema and exact text, with their defaults applied: validation
-  /// is a pure function of the two, and it was the largest part of a cached scrape after the
-  /// content work was cached (bench/analysis.md). Bounded; see validation.cpp.
-  std::shared_ptr<const nlohmann::json> accepted_body(const std::string& schema,
-                                                      const std::string& text) const;
+  /// A body as the service's JSON reader takes it (strict: an object or an array at the top; a
+  /// blank body is `{}`); nullopt for anything else (400 BAD_REQUEST_INVALID_JSON).
+  static std::optional<nlohmann::json> parse_body(const std::string& text);
+
+  /// Accepted request bodies by schema and exact text, typed: checking and decoding are a pure
+  /// function of the two, and they were the largest part of a cached scrape after the content
+  /// work was cached (bench/analysis.md). Bounded; see validation.cpp.
+  std::shared_ptr<const void> accepted_body(const std::string& schema,
+                                            const std::string& text) const;
   void remember_accepted(const std::string& schema, const std::string& text,
-                         const nlohmann::json& body) const;
+                         std::shared_ptr<const void> request) const;
   mutable std::mutex accepted_mutex_;
-  mutable std::map<std::string, std::shared_ptr<const nlohmann::json>> accepted_;
+  mutable std::map<std::string, std::shared_ptr<const void>> accepted_;
   /// 409 when the team already used this x-idempotency-key, 400 when it is not a UUID.
   std::optional<http::Response> check_idempotency(const http::Request& request,
                                                   const Team& team);
@@ -123,10 +163,22 @@ class MockServer {
   void add_scrape_routes();
   /// POST /v1|v2/search (app/search_routes.cpp).
   void add_search_routes();
-  http::Response run_search(ApiCall& call);
+  struct SearchRun;  // a search's results being scraped and billed (search_routes.cpp)
+  http::Response answer_search(ApiCall& call, const requests::SearchRequest& request);
+  /// The items of a web or news source, scraped when the request asks for it.
+  nlohmann::json search_pages(SearchRun& run, const search::SearchAnswer& answer,
+                              const std::string& source);
+  void bill_search_scrape(SearchRun& run, const scrape::Outcome& outcome);
+  /// The 200 answer (or 402 when the team cannot pay what the results cost).
+  http::Response search_answer(ApiCall& call, const requests::SearchRequest& request,
+                               std::int64_t credits, nlohmann::json data,
+                               std::vector<std::string> warnings);
+  static http::Response bad_search_field(const std::string& field, const std::string& message);
   /// POST /v2/agent, GET and DELETE /v2/agent/{id}, the list, trace, snapshots and threads
   /// (app/agent_routes.cpp).
   void add_agent_routes();
+  /// POST /v2/agent: a run, synchronous or as a job (--agent-jobs).
+  http::Response start_agent(ApiCall& call, const requests::AgentRequest& request);
   /// POST /v1|v2/map (app/map_routes.cpp).
   void add_map_routes();
   /// GET team/credit-usage, token-usage (+ historical), queue-status, concurrency-check
@@ -138,10 +190,11 @@ class MockServer {
   void add_parse_routes();
   /// POST /v1|v2/extract, GET /v1|v2/extract/{id} (app/extract_routes.cpp).
   void add_extract_routes();
+  http::Response start_extract(ApiCall& call, const requests::ExtractRequest& request);
   void add_job_routes();
-  /// POST /v1|v2/crawl and /v1|v2/batch/scrape (app/job_routes.cpp).
-  http::Response start_crawl(ApiCall& call);
-  http::Response start_batch(ApiCall& call);
+  /// POST /v1|v2/batch/scrape: a new batch, or more pages for one (`appendToId`).
+  http::Response start_batch(ApiCall& call,
+                             std::shared_ptr<const requests::BatchScrapeRequest> request);
   /// GET .../{id}/errors of a crawl or batch scrape.
   http::Response job_errors(ApiCall& call, jobs::JobKind kind);
   void add_job_resource_routes(const std::string& prefix, jobs::JobKind kind);
@@ -151,11 +204,12 @@ class MockServer {
   void add_admin_routes();
   /// "scheme://Host" of a request, for the absolute URLs the API returns (`url`, `next`).
   std::string public_base(const http::Request& request) const;
-  std::optional<http::Response> check_scrape_options(const nlohmann::json& options,
-                                                     const std::string& version,
+  std::optional<http::Response> check_scrape_options(const requests::ScrapeOptions& options,
                                                      const Team& team) const;
+  /// The answer of a scrape that produced no document.
+  static http::Response failure_answer(const scrape::Failure& failure);
   /// 400 when the request's `webhook` cannot be used.
-  std::optional<http::Response> check_webhook(const nlohmann::json& body) const;
+  std::optional<http::Response> check_webhook(const std::optional<nlohmann::json>& webhook) const;
   /// The key webhook deliveries of `team` are signed with ("" sends no signature).
   std::string webhook_secret(const Team& team) const;
   /// Job event -> signed webhook delivery, when the job's request named a webhook.

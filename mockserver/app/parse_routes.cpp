@@ -79,91 +79,109 @@ http::Response bad_request(const std::string& message, const std::string& code =
   return http::Response::error(400, message, code);
 }
 
+/// The multipart body and its `file` part, or the service's refusal.
+std::optional<http::Response> read_file_part(const http::Request& request, MultipartResult& body,
+                                             const MultipartPart*& file) {
+  const std::string sent = request.header("Content-Type").value_or("");
+  if (!is_multipart_form_data(sent)) {
+    return bad_request(std::string(kMissingFile) + " The body was sent " +
+                       (sent.empty() ? std::string("without a Content-Type")
+                                     : "as '" + sent + "'") +
+                       ".");
+  }
+  const auto boundary = multipart_boundary(sent);
+  if (!boundary) {
+    return bad_request("Malformed multipart/form-data body: the Content-Type '" + sent +
+                       "' has no usable boundary parameter (1 to 70 characters).");
+  }
+  body = parse_multipart(request.body, *boundary);
+  if (!body.ok()) return bad_request("Malformed multipart/form-data body: " + body.error + ".");
+  file = body.find("file");
+  if (file == nullptr) return bad_request(kMissingFile);
+  if (!file->filename) {
+    // A part without a filename is a form field, not a file, to the service's upload reader.
+    return bad_request(std::string(kMissingFile) +
+                       " The 'file' part has no filename in its Content-Disposition, so it is a "
+                       "text field rather than a file.");
+  }
+  return std::nullopt;
+}
+
+/// The `options` part, checked against v2/parse.request and decoded; or the refusal.
+std::optional<http::Response> read_options(const MultipartResult& body,
+                                           requests::ScrapeOptions& out) {
+  json options = json::object();
+  if (const MultipartPart* part = body.find("options")) {
+    options = json::parse(part->body, nullptr, false);
+    if (options.is_discarded()) {
+      return bad_request("Invalid JSON in the 'options' field. Provide a valid JSON string.");
+    }
+    if (!options.is_object()) return bad_request("The 'options' field must parse to a JSON object.");
+  }
+  if (auto refusal = requests::validate("v2/parse.request", options)) {
+    return MockServer::refusal_answer(*refusal);
+  }
+  out = requests::decode_parse_options(options);
+  // What needs a browser or a history of the page: refused with the service's texts.
+  static const std::pair<const char*, const char*> kNotForFiles[] = {
+      {"screenshot", "screenshot output"},
+      {"branding", "branding output"},
+      {"changeTracking", "change tracking"}};
+  for (const auto& [format, what] : kNotForFiles) {
+    if (out.wants(format)) {
+      return bad_request(std::string("Parse uploads do not support ") + what + ".",
+                         "PARSE_UNSUPPORTED_OPTIONS");
+    }
+  }
+  return std::nullopt;
+}
+
+/// The file as the pipeline reads it (its synthetic URL and Content-Type), or the refusal.
+std::optional<http::Response> make_upload(const MultipartPart& file, scrape::Upload& upload,
+                                          std::string& filename) {
+  // The part's Content-Type decides; a missing or generic one (what clients send for a file
+  // type they do not know) leaves it to the filename's extension.
+  filename = file.filename->empty() ? std::string("upload") : *file.filename;
+  const std::string media =
+      to_lower(trim(std::string_view(file.content_type).substr(0, file.content_type.find(';'))));
+  const FileKind* kind = kind_of_media(media);
+  const bool from_media = kind != nullptr;
+  if (kind == nullptr) kind = kind_of_extension(extension_of(filename));
+  if (kind == nullptr) {
+    return bad_request("Unsupported upload type" +
+                           (media.empty() ? std::string() : " '" + media + "'") + " of '" +
+                           filename + "'. " + kSupported + ".",
+                       "UNSUPPORTED_FILE_TYPE");
+  }
+  const std::string synthetic =
+      extension_of(filename).empty() ? filename + kind->extension : filename;
+  upload.url = "https://parse.firecrawl.dev/uploads/" + encode_component(synthetic);
+  upload.content_type = from_media ? file.content_type : kind->content_type;
+  upload.body = file.body;
+  return std::nullopt;
+}
+
 }  // namespace
 
 void MockServer::add_parse_routes() {
   // --inject-fault no-parse: a deployment from before the endpoint answers 404 for the route.
   if (config_.has_fault("no-parse")) return;
   // No request schema here: the body is multipart, not JSON, so the JSON parse and the
-  // JSON-only Content-Type rule of run_api do not apply; the `options` part is validated below
-  // against v2/parse.request like any JSON body.
-  api("POST", "/v2/parse", "", [this](ApiCall& call) {
-    const std::string sent = call.request.header("Content-Type").value_or("");
-    if (!is_multipart_form_data(sent)) {
-      return bad_request(std::string(kMissingFile) + " The body was sent " +
-                         (sent.empty() ? std::string("without a Content-Type")
-                                       : "as '" + sent + "'") +
-                         ".");
-    }
-    const auto boundary = multipart_boundary(sent);
-    if (!boundary) {
-      return bad_request("Malformed multipart/form-data body: the Content-Type '" + sent +
-                         "' has no usable boundary parameter (1 to 70 characters).");
-    }
-    const MultipartResult body = parse_multipart(call.request.body, *boundary);
-    if (!body.ok()) return bad_request("Malformed multipart/form-data body: " + body.error + ".");
-
-    const MultipartPart* file = body.find("file");
-    if (file == nullptr) return bad_request(kMissingFile);
-    if (!file->filename) {
-      // A part without a filename is a form field, not a file, to the service's upload reader.
-      return bad_request(std::string(kMissingFile) +
-                         " The 'file' part has no filename in its Content-Disposition, so it is a "
-                         "text field rather than a file.");
-    }
-
-    json options = json::object();
-    if (const MultipartPart* part = body.find("options")) {
-      options = json::parse(part->body, nullptr, false);
-      if (options.is_discarded()) {
-        return bad_request("Invalid JSON in the 'options' field. Provide a valid JSON string.");
-      }
-      if (!options.is_object()) {
-        return bad_request("The 'options' field must parse to a JSON object.");
-      }
-    }
-    if (auto refused = validate_request("v2/parse.request", options)) return *refused;
-    const scrape::Formats formats = scrape::parse_formats(options.value("formats", json()));
-    // What needs a browser or a history of the page: refused with the service's texts.
-    static const std::pair<const char*, const char*> kNotForFiles[] = {
-        {"screenshot", "screenshot output"},
-        {"branding", "branding output"},
-        {"changeTracking", "change tracking"}};
-    for (const auto& [format, what] : kNotForFiles) {
-      if (formats.has(format)) {
-        return bad_request(std::string("Parse uploads do not support ") + what + ".",
-                           "PARSE_UNSUPPORTED_OPTIONS");
-      }
-    }
-
-    // The part's Content-Type decides; a missing or generic one (what clients send for a file
-    // type they do not know) leaves it to the filename's extension.
-    const std::string filename = file->filename->empty() ? std::string("upload") : *file->filename;
-    const std::string media = to_lower(trim(std::string_view(file->content_type)
-                                                .substr(0, file->content_type.find(';'))));
-    const FileKind* kind = kind_of_media(media);
-    const bool from_media = kind != nullptr;
-    if (kind == nullptr) kind = kind_of_extension(extension_of(filename));
-    if (kind == nullptr) {
-      return bad_request("Unsupported upload type" +
-                             (media.empty() ? std::string() : " '" + media + "'") + " of '" +
-                             filename + "'. " + kSupported + ".",
-                         "UNSUPPORTED_FILE_TYPE");
-    }
-
+  // JSON-only Content-Type rule of run_api do not apply; the `options` part is checked
+  // against v2/parse.request like any JSON body. Credits come first, as for every route.
+  api("POST", "/v2/parse", [this](ApiCall& call) {
     if (auto refused = require_credits(call.team, 1)) return *refused;
+    MultipartResult body;
+    const MultipartPart* file = nullptr;
+    if (auto refused = read_file_part(call.request, body, file)) return *refused;
+    requests::ScrapeOptions options;
+    if (auto refused = read_options(body, options)) return *refused;
     scrape::Upload upload;
-    const std::string synthetic =
-        extension_of(filename).empty() ? filename + kind->extension : filename;
-    upload.url = "https://parse.firecrawl.dev/uploads/" + encode_component(synthetic);
-    upload.content_type = from_media ? file->content_type : kind->content_type;
-    upload.body = file->body;
+    std::string filename;
+    if (auto refused = make_upload(*file, upload, filename)) return *refused;
     scrape::Outcome outcome = scraper_->scrape_upload(options, upload, call.team);
     http::Response response = [&] {
-      if (outcome.failure) {
-        return http::Response::error(outcome.failure->http_status, outcome.failure->message,
-                                     outcome.failure->code);
-      }
+      if (outcome.failure) return failure_answer(*outcome.failure);
       if (!teams_.try_charge(call.team.id, outcome.credits)) {
         return *require_credits(call.team, outcome.credits);
       }

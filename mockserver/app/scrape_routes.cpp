@@ -29,49 +29,48 @@ http::Response document_answer(const std::string& document) {
   return response;
 }
 
+/// The service's v2 scrape waits in its concurrency queue, and says so when it times out.
+scrape::Failure queued_words(scrape::Failure failure, requests::Version version) {
+  if (version == requests::Version::v2 && failure.message == "Scrape timed out") {
+    failure.message = "Scrape timed out after waiting in the concurrency limit queue";
+  }
+  return failure;
+}
+
 }  // namespace
 
 void MockServer::add_scrape_routes() {
-  for (const std::string version : {"v1", "v2"}) {
-    api("POST", "/" + version + "/scrape", version + "/scrape.request", [this](ApiCall& call) {
-      // The cheapest page costs one credit: refuse before doing any work when even that is
-      // more than the team has.
-      if (auto refused = require_credits(call.team, 1)) return *refused;
-      // A slow page's delay is not slept here: the answer is made now and the I/O thread writes
-      // it on a timer when it is due, so the wait holds no thread (ADR 0015).
-      const scrape::Outcome outcome =
-          scraper_->scrape_deferred(call.body, call.version, call.team);
-      http::Response response = [&]() -> http::Response {
-        if (outcome.failure) {
-          // The service's v2 scrape waits in its concurrency queue, and says so on a timeout.
-          const bool queued =
-              call.version == "v2" && outcome.failure->message == "Scrape timed out";
-          return http::Response::error(
-              outcome.failure->http_status,
-              queued ? "Scrape timed out after waiting in the concurrency limit queue"
-                     : outcome.failure->message,
-              outcome.failure->code);
-        }
-        if (!teams_.try_charge(call.team.id, outcome.credits)) {
-          return *require_credits(call.team, outcome.credits);
-        }
-        // Serialized once: the same text is the answer and what GET /scrape/{id} serves later.
-        auto text = std::make_shared<const std::string>(json_text(outcome.document));
-        if (!scrape::keeps_nothing(call.body, call.version)) {
-          scraper_->results().add(scrape::scrape_id_of(outcome.document), call.team.id, text,
-                                  clock_.now());
-        }
-        return document_answer(*text);
-      }();
-      response.delay = due_in(outcome.ready_at);
-      return response;
-    });
+  for (const auto version : {requests::Version::v1, requests::Version::v2}) {
+    const std::string v = requests::version_name(version);
+    api<requests::ScrapeRequest>(
+        "POST", "/" + v + "/scrape", version, Credits::checked,
+        [this, version](ApiCall& call, std::shared_ptr<const requests::ScrapeRequest> request) {
+          // A slow page's delay is not slept here: the answer is made now and the I/O thread
+          // writes it on a timer when it is due, so the wait holds no thread (ADR 0015).
+          const scrape::Outcome outcome =
+              scraper_->scrape_deferred(request->options, request->url, call.team);
+          http::Response response = [&]() -> http::Response {
+            if (outcome.failure) return failure_answer(queued_words(*outcome.failure, version));
+            if (!teams_.try_charge(call.team.id, outcome.credits)) {
+              return *require_credits(call.team, outcome.credits);
+            }
+            // Serialized once: the same text is the answer and what GET /scrape/{id} serves.
+            auto text = std::make_shared<const std::string>(json_text(outcome.document));
+            if (!request->options.keeps_nothing()) {
+              scraper_->results().add(scrape::scrape_id_of(outcome.document), call.team.id, text,
+                                      clock_.now());
+            }
+            return document_answer(*text);
+          }();
+          response.delay = due_in(outcome.ready_at);
+          return response;
+        });
 
     // The texts and the order of the checks are the service's: the id's form, then whether it
     // is known, then whose it is. A scrape past its retention, or one that kept nothing, is
     // unknown. Either version reads a scrape made through the other; the document keeps the
     // shape of the version that made it.
-    api("GET", "/" + version + "/scrape/{id}", "", [this](ApiCall& call) {
+    api("GET", "/" + v + "/scrape/{id}", [this](ApiCall& call) {
       std::string id = call.params.at("id");
       if (!is_uuid(id)) {
         return http::Response::error(400, "Invalid job ID format. Job ID must be a valid UUID.");

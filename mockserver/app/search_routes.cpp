@@ -1,9 +1,7 @@
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <set>
 
 #include "app/mock_server.hpp"
@@ -20,233 +18,103 @@
 namespace webdata::mock {
 
 using nlohmann::json;
-using SteadyClock = std::chrono::steady_clock;
 
 namespace {
 
+using Steady = std::chrono::steady_clock;
+
 constexpr const char* kNoResults = "No search results found";
 
-/// `sources` / `categories`: plain strings or {type} objects (the schema already checked them).
-std::vector<std::string> type_names(const json& body, const char* key,
-                                    std::vector<std::string> fallback) {
-  if (!body.contains(key) || !body.at(key).is_array()) return fallback;
-  std::vector<std::string> out;
-  for (const auto& entry : body.at(key)) {
-    const std::string name = entry.is_string() ? entry.get<std::string>() : entry.value("type", "");
-    if (!name.empty() && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
-  }
-  return out;
-}
+}  // namespace
 
-/// The document's fields merged into a search item; `metadata` keeps what the item had.
-void merge_document(json& item, const json& document) {
-  for (const auto& [key, value] : document.items()) {
-    if (key == "metadata" && item.contains("metadata")) {
-      for (const auto& [name, field] : value.items()) item["metadata"][name] = field;
-    } else {
-      item[key] = value;
-    }
-  }
-}
-
-/// `includeDomains` / `excludeDomains`: hostnames (a URL's host is taken when one is sent).
-std::vector<std::string> domain_hosts(const json& body, const char* key) {
-  std::vector<std::string> out;
-  for (const auto& entry : body.value(key, json::array())) {
-    std::string host = entry.get<std::string>();
-    const auto scheme = host.find("://");
-    if (scheme != std::string::npos) host.erase(0, scheme + 3);
-    host = host.substr(0, host.find_first_of("/:?#"));
-    for (char& c : host) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    while (!host.empty() && host.back() == '.') host.pop_back();
-    if (!host.empty()) out.push_back(host);
-  }
-  return out;
-}
-
-http::Response custom_refusal(const std::string& field, const std::string& message) {
-  return http::Response::error(400, "Bad Request: " + message, "BAD_REQUEST",
-                               json::array({{{"code", "custom"},
-                                             {"path", json::array({field})},
-                                             {"message", message}}}));
-}
-
-/// The search a request asks for, and whether it asks for zero data retention; a refusal when
-/// its fields cannot go together.
-std::optional<http::Response> read_search(const ApiCall& call, search::SearchRequest& request,
-                                          bool& zdr) {
-  const bool v2 = call.version == "v2";
-  const json& body = call.body;
-  request.query = body.value("query", "");
-  request.sources = v2 ? type_names(body, "sources", {"web"}) : std::vector<std::string>{"web"};
-  request.categories = v2 ? type_names(body, "categories", {}) : std::vector<std::string>{};
-  if (v2) {
-    request.include_domains = domain_hosts(body, "includeDomains");
-    request.exclude_domains = domain_hosts(body, "excludeDomains");
-    if (!request.include_domains.empty() && !request.exclude_domains.empty()) {
-      return custom_refusal("includeDomains",
-                            "includeDomains and excludeDomains cannot both be set");
-    }
-  }
-  // enterprise ["zdr"]: zero data retention for the search, which the team must have.
-  const json enterprise = body.value("enterprise", json::array());
-  zdr = std::find(enterprise.begin(), enterprise.end(), json("zdr")) != enterprise.end();
-  if (zdr && !call.team.zero_data_retention) {
-    return custom_refusal("enterprise",
-                          "Zero data retention search (enterprise: zdr) is not enabled for this "
-                          "team (set zeroDataRetention on the team in the mock's configuration)");
-  }
-  request.tbs = body.value("tbs", "");
-  request.location = body.value("location", "");
-  request.country = body.value("country", "");
-  if (!v2) request.language = body.value("lang", "");
-  return std::nullopt;
-}
-
-/// A search's result items: scraped when the request asks for formats, one page after another
-/// (each starts when the one before is due, so slow pages add up against the search's
-/// timeout as if each had been waited for), billed once per page.
-class Results {
+/// The scrapes of a search's results: one per URL (a page can be a web and a news result, and is
+/// billed once), one after another: each starts when the one before is due (`due()`), so slow
+/// pages add up against the search's timeout as if each had been waited for, and the answer
+/// waits for the last of them on the I/O thread's timer. Outside the anonymous namespace, since
+/// MockServer::SearchRun holds one (a unity build warns otherwise).
+class ResultScrapes {
  public:
-  Results(scrape::Scraper& scraper, const ApiCall& call, const Clock& clock, json scrape_options,
-          bool scrape, SteadyClock::time_point deadline)
-      : scraper_(scraper), call_(call), clock_(clock),
-        scrape_options_(std::move(scrape_options)), scrape_(scrape),
-        limit_(static_cast<std::size_t>(call.body.value("limit", 5))),
-        ignore_invalid_(call.body.value("ignoreInvalidURLs", false)), deadline_(deadline) {}
+  ResultScrapes(scrape::Scraper& scraper, const Team& team,
+                const requests::SearchRequest& request, Steady::time_point deadline)
+      : scraper_(scraper), team_(team), request_(request), deadline_(deadline) {}
 
-  json pages(const search::Index& index, const std::vector<search::Hit>& hits, bool news);
-  json images(const search::Index& index, const std::vector<search::ImageHit>& hits);
-  /// What went wrong with the scrapes, for the answer's warning.
-  std::vector<std::string> warnings() const;
+  /// The scrape of `url`, or null when the search's time ran out before it could start.
+  const scrape::Outcome* of(const std::string& url) {
+    auto it = scraped_.find(url);
+    if (it != scraped_.end()) return &it->second;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline_ - std::max(Steady::now(), due_));
+    if (left.count() <= 0) return nullptr;
+    requests::ScrapeOptions options = request_.scrape_options;
+    if (request_.zero_data_retention()) options.zero_data_retention = true;
+    options.timeout = std::min<std::int64_t>(options.timeout, left.count());
+    options.wait_for = 0;
+    return &scraped_.emplace(url, next(options, url)).first->second;
+  }
 
-  std::int64_t credits = 0;
-  SteadyClock::time_point due{};  ///< When the last scrape is due: the answer waits for it.
+  /// ignoreInvalidURLs: whether the scrape endpoint would take `url` (an http(s) URL of a file
+  /// type it can return); the check is a scrape of the page without formats.
+  bool valid(const std::string& url) {
+    if (!request_.ignore_invalid_urls) return true;
+    auto it = validity_.find(url);
+    if (it != validity_.end()) return it->second;
+    bool ok = parse_http_url(url).has_value();
+    if (ok) {
+      requests::ScrapeOptions probe = requests::ScrapeOptions::defaults(request_.version);
+      probe.formats.clear();
+      probe.timeout = 10000;
+      const auto outcome = next(probe, url);
+      ok = !(outcome.failure && (outcome.failure->code == "SCRAPE_UNSUPPORTED_FILE_ERROR" ||
+                                 outcome.failure->code == "BAD_REQUEST"));
+    }
+    return validity_[url] = ok;
+  }
+
+  Steady::time_point due() const { return due_; }
 
  private:
-  scrape::Outcome scrape_next(const json& options);
-  const scrape::Outcome* scrape_url(const std::string& url);
-  /// ignoreInvalidURLs: results the scrape endpoint would refuse (not an http(s) URL, a file
-  /// type it cannot return) are left out; the check is a scrape of the page without formats.
-  bool valid(const std::string& url);
-  json page_item(const search::PageRecord& page, const search::Hit& hit, bool news,
-                 std::size_t position) const;
-  void add_scrape(json& item, const std::string& url);
+  scrape::Outcome next(const requests::ScrapeOptions& options, const std::string& url) {
+    const auto begin = std::max(Steady::now(), due_);
+    scrape::Outcome outcome = scraper_.scrape_deferred(options, url, team_, begin);
+    due_ = std::max(begin, outcome.ready_at);
+    return outcome;
+  }
 
   scrape::Scraper& scraper_;
-  const ApiCall& call_;
-  const Clock& clock_;
-  json scrape_options_;
-  bool scrape_;
-  std::size_t limit_;
-  bool ignore_invalid_;
-  SteadyClock::time_point deadline_;
-  /// Scrapes are shared between sources (a page can be a web and a news result).
+  const Team& team_;
+  const requests::SearchRequest& request_;
+  Steady::time_point deadline_;
+  Steady::time_point due_{};
   std::map<std::string, scrape::Outcome> scraped_;
   std::map<std::string, bool> validity_;
-  std::set<std::string> billed_;
-  std::size_t timed_out_ = 0;
-  std::size_t failed_ = 0;
 };
 
-scrape::Outcome Results::scrape_next(const json& options) {
-  const auto begin = std::max(SteadyClock::now(), due);
-  scrape::Outcome outcome = scraper_.scrape_deferred(options, call_.version, call_.team, begin);
-  due = std::max(begin, outcome.ready_at);
-  return outcome;
-}
+namespace {
 
-const scrape::Outcome* Results::scrape_url(const std::string& url) {
-  auto it = scraped_.find(url);
-  if (it != scraped_.end()) return &it->second;
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-      deadline_ - std::max(SteadyClock::now(), due));
-  if (left.count() <= 0) return nullptr;
-  json options = scrape_options_;
-  options["url"] = url;
-  options["timeout"] = std::min<long long>(options.value("timeout", 30000LL), left.count());
-  options.erase("waitFor");
-  it = scraped_.emplace(url, scrape_next(options)).first;
-  return &it->second;
-}
-
-bool Results::valid(const std::string& url) {
-  if (!ignore_invalid_) return true;
-  auto it = validity_.find(url);
-  if (it != validity_.end()) return it->second;
-  bool ok = parse_http_url(url).has_value();
-  if (ok) {
-    const auto outcome =
-        scrape_next({{"url", url}, {"formats", json::array()}, {"timeout", 10000}});
-    ok = !(outcome.failure && (outcome.failure->code == "SCRAPE_UNSUPPORTED_FILE_ERROR" ||
-                               outcome.failure->code == "BAD_REQUEST"));
-  }
-  return validity_[url] = ok;
-}
-
-json Results::page_item(const search::PageRecord& page, const search::Hit& hit, bool news,
-                        std::size_t position) const {
-  json item;
-  if (news) {
-    item = {{"title", page.title},
-            {"snippet", hit.snippet},
-            {"url", page.url},
-            {"date", search::age_text(*page.date, clock_.now())}};
-    const std::string image = !page.og_image.empty() ? page.og_image
-                              : page.images.empty()  ? std::string()
-                                                     : page.images.front().url;
-    if (!image.empty()) item["imageUrl"] = image;
-  } else {
-    item = {{"title", page.title}, {"description", hit.snippet}, {"url", page.url}};
+/// A web or news result as the answer lists it, before any scrape.
+json page_item(const search::PageRecord& page, const search::Hit& hit, bool news,
+               std::chrono::system_clock::time_point now) {
+  if (!news) {
+    json item = {{"title", page.title}, {"description", hit.snippet}, {"url", page.url}};
     if (!hit.category.empty()) item["category"] = hit.category;
+    return item;
   }
-  item["position"] = position;
+  json item = {{"title", page.title},
+               {"snippet", hit.snippet},
+               {"url", page.url},
+               {"date", search::age_text(*page.date, now)}};
+  const std::string image = !page.og_image.empty() ? page.og_image
+                            : page.images.empty()  ? std::string()
+                                                   : page.images.front().url;
+  if (!image.empty()) item["imageUrl"] = image;
   return item;
 }
 
-void Results::add_scrape(json& item, const std::string& url) {
-  const scrape::Outcome* outcome = scrape_url(url);
-  if (outcome == nullptr) {
-    ++timed_out_;
-    credits += 1;
-  } else if (outcome->failure) {
-    ++failed_;
-    credits += 1;
-    item["metadata"] = {{"sourceURL", url}, {"error", outcome->failure->message}};
-  } else {
-    merge_document(item, outcome->document);
-    if (!billed_.insert(url).second) return;
-    credits += outcome->credits;
-    // A search's scrape is a scrape of its own: readable by its scrapeId.
-    if (!scrape::keeps_nothing(scrape_options_, call_.version)) {
-      scraper_.results().add(scrape::scrape_id_of(outcome->document), call_.team.id,
-                             std::make_shared<const std::string>(json_text(outcome->document)),
-                             clock_.now());
-    }
-  }
-}
-
-json Results::pages(const search::Index& index, const std::vector<search::Hit>& hits, bool news) {
+json image_items(const search::SearchAnswer& answer, std::size_t limit, std::int64_t& credits) {
+  const search::Index& index = answer.index_of("images");
   json items = json::array();
-  for (const auto& hit : hits) {
-    if (items.size() >= limit_) break;
-    const search::PageRecord& page = index.page(hit.doc);
-    if (!valid(page.url)) continue;
-    json item = page_item(page, hit, news, items.size() + 1);
-    if (scrape_) {
-      add_scrape(item, page.url);
-    } else {
-      credits += 1;
-    }
-    items.push_back(std::move(item));
-  }
-  return items;
-}
-
-json Results::images(const search::Index& index, const std::vector<search::ImageHit>& hits) {
-  json items = json::array();
-  for (const auto& hit : hits) {
-    if (items.size() >= limit_) break;
+  for (const auto& hit : answer.images) {
+    if (items.size() >= limit) break;
     const search::PageRecord& page = index.page(hit.doc);
     const search::ImageRecord& image = page.images[hit.image];
     json item = {{"title", image.alt.empty() ? page.title : image.alt},
@@ -263,26 +131,116 @@ json Results::images(const search::Index& index, const std::vector<search::Image
   return items;
 }
 
-std::vector<std::string> Results::warnings() const {
-  std::vector<std::string> out;
-  if (timed_out_ > 0) {
-    out.push_back("The search timeout was reached before " + std::to_string(timed_out_) +
-                  " result(s) could be scraped; they carry no scraped content");
+}  // namespace
+
+/// What a search's answer is being built from: its results, their scrapes and what they cost.
+struct MockServer::SearchRun {
+  const requests::SearchRequest& request;
+  ApiCall& call;
+  ResultScrapes scrapes;
+  std::int64_t credits = 0;
+  std::size_t timed_out = 0;
+  std::size_t failed = 0;
+  std::set<std::string> billed;
+};
+
+json MockServer::search_pages(SearchRun& run, const search::SearchAnswer& answer,
+                              const std::string& source) {
+  const std::vector<search::Hit>& hits = source == "news" ? answer.news : answer.web;
+  const search::Index& index = answer.index_of(source);
+  const auto limit = static_cast<std::size_t>(run.request.limit);
+  json items = json::array();
+  for (const auto& hit : hits) {
+    if (items.size() >= limit) break;
+    const search::PageRecord& page = index.page(hit.doc);
+    if (!run.scrapes.valid(page.url)) continue;
+    json item = page_item(page, hit, source == "news", clock_.now());
+    item["position"] = items.size() + 1;
+    if (!run.request.scrapes()) {
+      run.credits += 1;
+    } else if (const scrape::Outcome* outcome = run.scrapes.of(page.url); outcome == nullptr) {
+      ++run.timed_out;
+      run.credits += 1;
+    } else if (outcome->failure) {
+      ++run.failed;
+      run.credits += 1;
+      item["metadata"] = {{"sourceURL", page.url}, {"error", outcome->failure->message}};
+    } else {
+      for (const auto& [key, value] : outcome->document.items()) item[key] = value;
+      if (run.billed.insert(page.url).second) bill_search_scrape(run, *outcome);
+    }
+    items.push_back(std::move(item));
   }
-  if (failed_ > 0) {
-    out.push_back(std::to_string(failed_) +
-                  " result(s) could not be scraped; see their metadata.error");
-  }
-  return out;
+  return items;
 }
 
-/// The answer's body. v1 answers the web results as `data` and, like the service, says only
-/// that there are none when there are none; `baseline` leaves out the fields the Aug-2025 build
-/// did not send (--inject-fault baseline-fields).
-json answer_body(bool v2, json data, std::int64_t credits, std::vector<std::string> warnings,
-                 bool baseline) {
-  json results = v2 ? std::move(data) : data.value("web", json::array());
-  // What the service says of an empty result (other notes about the query are moot then).
+void MockServer::bill_search_scrape(SearchRun& run, const scrape::Outcome& outcome) {
+  run.credits += outcome.credits;
+  // A search's scrape is a scrape of its own: readable by its scrapeId.
+  if (run.request.scrape_options.keeps_nothing() || run.request.zero_data_retention()) return;
+  scraper_->results().add(scrape::scrape_id_of(outcome.document), run.call.team.id,
+                          std::make_shared<const std::string>(json_text(outcome.document)),
+                          clock_.now());
+}
+
+http::Response MockServer::answer_search(ApiCall& call, const requests::SearchRequest& request) {
+  const auto deadline = Steady::now() + std::chrono::milliseconds(request.timeout);
+  // enterprise ["zdr"]: zero data retention for the search, which the team must have.
+  if (request.zero_data_retention() && !call.team.zero_data_retention) {
+    return bad_search_field("enterprise",
+                            "Zero data retention search (enterprise: zdr) is not enabled for "
+                            "this team (set zeroDataRetention on the team in the mock's "
+                            "configuration)");
+  }
+  if (request.scrapes()) {
+    requests::ScrapeOptions options = request.scrape_options;
+    if (request.zero_data_retention()) options.zero_data_retention = true;
+    if (auto refused = check_scrape_options(options, call.team)) return *refused;
+  }
+  search::SearchAnswer answer;
+  if (auto error = search_->search(request, answer)) {
+    return bad_search_field(error->field, error->message);
+  }
+  std::vector<std::string> warnings = answer.warnings;
+  // --inject-fault no-search-results: a deployment without a search provider finds nothing,
+  // and its v2 answer lists no source at all.
+  const bool no_provider = config_.has_fault("no-search-results");
+  if (no_provider) warnings = {kNoResults};
+  SearchRun run{request, call, ResultScrapes(*scraper_, call.team, request, deadline), 0, 0, 0, {}};
+  json data = json::object();
+  const std::vector<std::string> sources =
+      no_provider ? std::vector<std::string>{} : request.source_names();
+  for (const std::string source : {"web", "news", "images"}) {
+    if (std::find(sources.begin(), sources.end(), source) == sources.end()) continue;
+    data[source] = source == "images"
+                       ? image_items(answer, static_cast<std::size_t>(request.limit), run.credits)
+                       : search_pages(run, answer, source);
+  }
+  if (run.timed_out > 0) {
+    warnings.push_back("The search timeout was reached before " + std::to_string(run.timed_out) +
+                       " result(s) could be scraped; they carry no scraped content");
+  }
+  if (run.failed > 0) {
+    warnings.push_back(std::to_string(run.failed) +
+                       " result(s) could not be scraped; see their metadata.error");
+  }
+  http::Response response =
+      search_answer(call, request, run.credits, std::move(data), std::move(warnings));
+  response.delay = due_in(run.scrapes.due());
+  return response;
+}
+
+http::Response MockServer::search_answer(ApiCall& call, const requests::SearchRequest& request,
+                                         std::int64_t credits, json data,
+                                         std::vector<std::string> warnings) {
+  if (credits > 0 && !teams_.try_charge(call.team.id, credits)) {
+    return *require_credits(call.team, credits);
+  }
+  const bool v2 = request.version == requests::Version::v2;
+  // v1 answers the web results as `data`, and like the service says only that there are none
+  // when there are none (other notes about the query are moot then).
+  const auto web = data.find("web");
+  json results = v2 ? std::move(data) : web != data.end() ? std::move(*web) : json::array();
   if (!v2 && results.empty()) warnings = {kNoResults};
   json warning = nullptr;
   if (!warnings.empty()) {
@@ -290,69 +248,31 @@ json answer_body(bool v2, json data, std::int64_t credits, std::vector<std::stri
     for (const auto& w : warnings) text += (text.empty() ? "" : "; ") + w;
     warning = text;
   }
-  json body = {{"success", true}, {"data", std::move(results)}, {"creditsUsed", credits}};
+  // --inject-fault baseline-fields: without the fields the Aug-2025 build did not send.
+  const bool baseline = config_.has_fault("baseline-fields");
+  json body = {{"success", true}, {"data", std::move(results)}};
   if (!baseline) body["id"] = uuid4();
+  if (v2 || !baseline) body["creditsUsed"] = credits;
   if (v2 ? !baseline : !warning.is_null()) body["warning"] = warning;
-  if (baseline && !v2) body.erase("creditsUsed");
-  return body;
+  return http::Response::json(200, body);
 }
 
-}  // namespace
+http::Response MockServer::bad_search_field(const std::string& field, const std::string& message) {
+  return refusal_answer(requests::Refusal{
+      "Bad Request",
+      json::array({{{"code", "custom"}, {"path", json::array({field})}, {"message", message}}}),
+      field + ": " + message});
+}
 
 void MockServer::add_search_routes() {
-  for (const std::string version : {"v1", "v2"}) {
-    api("POST", "/" + version + "/search", version + "/search.request",
-        [this](ApiCall& call) { return run_search(call); });
+  for (const auto version : {requests::Version::v1, requests::Version::v2}) {
+    const std::string v = requests::version_name(version);
+    api<requests::SearchRequest>(
+        "POST", "/" + v + "/search", version, Credits::checked,
+        [this](ApiCall& call, std::shared_ptr<const requests::SearchRequest> request) {
+          return answer_search(call, *request);
+        });
   }
-}
-
-http::Response MockServer::run_search(ApiCall& call) {
-  // The search's time runs from its start, the index's making included.
-  const auto deadline =
-      SteadyClock::now() + std::chrono::milliseconds(call.body.value("timeout", 60000));
-  if (auto refused = require_credits(call.team, 1)) return *refused;
-  search::SearchRequest request;
-  bool zdr = false;
-  if (auto refused = read_search(call, request, zdr)) return *refused;
-  json scrape_options = call.body.value("scrapeOptions", json());
-  const bool scrape = scrape_options.is_object() && scrape_options.contains("formats") &&
-                      !scrape_options.at("formats").empty();
-  if (scrape && zdr) scrape_options["zeroDataRetention"] = true;
-  if (scrape) {
-    if (auto refused = check_scrape_options(scrape_options, call.version, call.team)) {
-      return *refused;
-    }
-  }
-  search::SearchAnswer answer;
-  if (auto error = search_->search(request, answer)) {
-    return custom_refusal(error->field, error->message);
-  }
-  std::vector<std::string> warnings = answer.warnings;
-  // --inject-fault no-search-results: a deployment without a search provider finds nothing,
-  // and its v2 answer lists no source at all.
-  const bool no_provider = config_.has_fault("no-search-results");
-  if (no_provider) warnings = {kNoResults};
-  Results results(*scraper_, call, clock_, std::move(scrape_options), scrape, deadline);
-  json data = json::object();
-  const auto wants = [&](const char* source) {
-    return !no_provider &&
-           std::find(request.sources.begin(), request.sources.end(), source) !=
-               request.sources.end();
-  };
-  if (wants("web")) data["web"] = results.pages(*answer.index, answer.web, false);
-  if (wants("news")) data["news"] = results.pages(*answer.index, answer.news, true);
-  if (wants("images")) data["images"] = results.images(*answer.index, answer.images);
-  for (auto& warning : results.warnings()) warnings.push_back(std::move(warning));
-  http::Response response = [&] {
-    if (results.credits > 0 && !teams_.try_charge(call.team.id, results.credits)) {
-      return *require_credits(call.team, results.credits);
-    }
-    return http::Response::json(
-        200, answer_body(call.version == "v2", std::move(data), results.credits,
-                         std::move(warnings), config_.has_fault("baseline-fields")));
-  }();
-  response.delay = due_in(results.due);
-  return response;
 }
 
 }  // namespace webdata::mock

@@ -27,10 +27,12 @@ std::optional<http::Response> read_by_key(const http::Request& request, bool& by
   by_key = value && *value == "true";
   if (!value || *value == "true" || *value == "false") return std::nullopt;
   const std::string message = "query parameter 'byApiKey' must be true or false";
-  return http::Response::error(400, "Bad Request: " + message, "BAD_REQUEST",
-                               json::array({{{"code", "invalid_enum_value"},
-                                             {"path", json::array({"byApiKey"})},
-                                             {"message", message}}}));
+  return MockServer::refusal_answer(requests::Refusal{
+      "Bad Request",
+      json::array({{{"code", "invalid_enum_value"},
+                    {"path", json::array({"byApiKey"})},
+                    {"message", message}}}),
+      "byApiKey: " + message});
 }
 
 }  // namespace
@@ -41,7 +43,7 @@ void MockServer::add_team_routes() {
       const bool credits = unit == UsageUnit::credits;
       const std::string path = "/" + v + "/team/" + (credits ? "credit" : "token") + "-usage";
 
-      api("GET", path, "", [this, unit, credits](ApiCall& call) {
+      api("GET", path, [this, unit, credits](ApiCall& call) {
         const auto now = clock_.now();
         const BillingPeriod period = billing_period(now);
         const std::int64_t plan =
@@ -74,7 +76,7 @@ void MockServer::add_team_routes() {
         return http::Response::json(200, {{"success", true}, {"data", data}});
       });
 
-      api("GET", path + "/historical", "", [this, unit, credits](ApiCall& call) {
+      api("GET", path + "/historical", [this, unit, credits](ApiCall& call) {
         bool by_key = false;
         if (auto refused = read_by_key(call.request, by_key)) return *refused;
         json periods = json::array();
@@ -89,7 +91,7 @@ void MockServer::add_team_routes() {
       });
     }
 
-    api("GET", "/" + v + "/team/queue-status", "", [this](ApiCall& call) {
+    api("GET", "/" + v + "/team/queue-status", [this](ApiCall& call) {
       const auto figures = jobs_->queue_figures(call.team.id);
       const auto now = clock_.now();
       const auto last = teams_.usage().last_use(call.team.id, now - std::chrono::hours(24));
@@ -102,7 +104,7 @@ void MockServer::add_team_routes() {
                 {"mostRecentSuccess", last ? json(iso8601(*last)) : json(nullptr)}});
     });
 
-    api("GET", "/" + v + "/concurrency-check", "", [this](ApiCall& call) {
+    api("GET", "/" + v + "/concurrency-check", [this](ApiCall& call) {
       if (config_.has_fault("no-database")) return database_unavailable();
       return http::Response::json(200, {{"success", true},
                                         {"concurrency", jobs_->queue_figures(call.team.id).active},

@@ -205,23 +205,10 @@ void ExtractEngine::run(ExtractJob& job) {
 
   // The scrape each page gets: the caller's scrape options with the `json` format (and markdown,
   // which is what a model would read and what the tokens are counted on).
-  json options = request.scrape_options.is_object() ? request.scrape_options : json::object();
-  if (request.version == "v2") {
-    json entry = {{"type", "json"}};
-    if (!request.schema.is_null()) entry["schema"] = request.schema;
-    if (!request.prompt.empty()) entry["prompt"] = request.prompt;
-    options["formats"] = json::array({"markdown", entry});
-  } else {
-    json json_options = json::object();
-    if (!request.schema.is_null()) json_options["schema"] = request.schema;
-    if (!request.prompt.empty()) json_options["prompt"] = request.prompt;
-    if (!request.system_prompt.empty()) json_options["systemPrompt"] = request.system_prompt;
-    options["formats"] = json::array({"markdown", "json"});
-    options["jsonOptions"] = json_options;
-  }
+  const requests::ScrapeOptions options = request.scrape_options.with_json_format(request.spec);
   const std::size_t request_bytes =
-      request.prompt.size() + request.system_prompt.size() +
-      (request.schema.is_null() ? 0 : request.schema.dump().size());
+      request.spec.prompt.size() + request.spec.system_prompt.size() +
+      (request.spec.schema.is_null() ? 0 : request.spec.schema.dump().size());
 
   std::vector<json> answers;
   std::vector<std::string> answer_urls;
@@ -234,8 +221,7 @@ void ExtractEngine::run(ExtractJob& job) {
               : is_ended()) {
       return;
     }
-    options["url"] = pages[i];
-    scrape::Outcome outcome = scraper_.scrape_deferred(options, request.version, team);
+    scrape::Outcome outcome = scraper_.scrape_deferred(options, pages[i], team);
     // A slow page holds the job's slot until its answer is due, as the service's queue would;
     // the wait is the runner's, so a reset or the engine's stop cuts it short.
     const auto left = due_in(outcome.ready_at);
@@ -265,18 +251,7 @@ void ExtractEngine::run(ExtractJob& job) {
     answer_urls.push_back(outcome.document.value("metadata", json::object())
                               .value("sourceURL", pages[i]));
     // External links: pages of other sites that the pages read link to, when asked.
-    if (request.allow_external_links) {
-      const auto here = parse_http_url(pages[i]);
-      for (const auto& link : outcome.links) {
-        const auto there = parse_http_url(link);
-        if (!here || !there || there->host == here->host) continue;
-        if (pages.size() < settings_.max_pages &&
-            std::find(pages.begin(), pages.end(), there->str()) == pages.end() &&
-            external.size() < settings_.glob_pages && external.insert(there->str()).second) {
-          pages.push_back(there->str());
-        }
-      }
-    }
+    if (request.allow_external_links) add_external_links(pages[i], outcome.links, pages, external);
   }
 
   const auto progress = job.lock();
@@ -289,10 +264,15 @@ void ExtractEngine::run(ExtractJob& job) {
                                     : "No page could be read: " + last_failure;
     return;
   }
-  json data = merge_answers(answers, request.schema);
+  complete(*progress, answers, answer_urls, request.spec.schema);
+}
+
+void ExtractEngine::complete(ExtractProgress& progress, const std::vector<json>& answers,
+                             const std::vector<std::string>& answer_urls, const json& schema) {
+  json data = merge_answers(answers, schema);
   if (data.is_object()) {
     for (const auto& [field, value] : data.items()) {
-      std::vector<std::string>& urls = progress->sources[field];
+      std::vector<std::string>& urls = progress.sources[field];
       for (std::size_t i = 0; i < answers.size(); ++i) {
         const json& answer = answers[i];
         if (answer.is_object() && answer.contains(field) && !empty_value(answer.at(field)) &&
@@ -302,8 +282,23 @@ void ExtractEngine::run(ExtractJob& job) {
       }
     }
   }
-  progress->data = std::move(data);
-  progress->state = ExtractState::completed;
+  progress.data = std::move(data);
+  progress.state = ExtractState::completed;
+}
+
+void ExtractEngine::add_external_links(const std::string& page, const std::vector<std::string>& links,
+                                       std::vector<std::string>& pages,
+                                       std::set<std::string>& external) const {
+  const auto here = parse_http_url(page);
+  for (const auto& link : links) {
+    const auto there = parse_http_url(link);
+    if (!here || !there || there->host == here->host) continue;
+    if (pages.size() < settings_.max_pages &&
+        std::find(pages.begin(), pages.end(), there->str()) == pages.end() &&
+        external.size() < settings_.glob_pages && external.insert(there->str()).second) {
+      pages.push_back(there->str());
+    }
+  }
 }
 
 }  // namespace webdata::mock::jobs

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "core/clock.hpp"
 #include "core/job_runner.hpp"
 #include "core/teams.hpp"
+#include "requests/scrape_options.hpp"
 #include "scrape/scraper.hpp"
 #include "web/virtual_web.hpp"
 
@@ -42,15 +44,14 @@ struct ExtractProgress {
 
 /// What the caller asks for, already validated (the API layer checks URLs and options).
 struct ExtractRequest {
-  std::string version;  ///< "v1" | "v2"
   std::vector<std::string> urls;  ///< Absolute http(s) URLs; a trailing `/*` is a glob.
-  std::string prompt;
-  std::string system_prompt;
-  nlohmann::json schema;  ///< null: answer keyed by what the prompt names.
+  /// The schema (null: an answer keyed by what the prompt names) and the prompts.
+  requests::ExtractSpec spec;
   bool allow_external_links = false;
   bool include_subdomains = true;
   bool show_sources = false;
-  nlohmann::json scrape_options = nlohmann::json::object();  ///< Without `formats`.
+  /// The request's scrape options (its version's); each page gets them with markdown and json.
+  requests::ScrapeOptions scrape_options;
   std::vector<std::string> warnings;  ///< Known at start (skipped invalid URLs).
 };
 
@@ -103,6 +104,12 @@ class ExtractEngine {
   void run(ExtractJob& job);
   /// What a job does without a model: it fails after its first step.
   void fail_without_model(ExtractJob& job);
+  /// The job's `data`, merged from the pages' answers, and the pages each field came from.
+  static void complete(ExtractProgress& progress, const std::vector<nlohmann::json>& answers,
+                       const std::vector<std::string>& answer_urls, const nlohmann::json& schema);
+  /// Pages of other sites that `page` links to, queued while the job's bounds allow.
+  void add_external_links(const std::string& page, const std::vector<std::string>& links,
+                          std::vector<std::string>& pages, std::set<std::string>& external) const;
   /// The pages the request stands for: plain URLs as given, globs expanded (deduplicated).
   std::vector<std::string> expand(const ExtractRequest& request,
                                   std::vector<std::string>& warnings) const;

@@ -36,6 +36,32 @@ const char* event_name(JobEvent event) {
   return "failed";
 }
 
+JobError JobError::from_json(const nlohmann::json& stored) {
+  JobError out;
+  if (!stored.is_object()) return out;
+  const auto text = [&stored](const char* key) {
+    const auto it = stored.find(key);
+    return it != stored.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  out.id = text("id");
+  out.timestamp = text("timestamp");
+  out.url = text("url");
+  out.code = text("code");
+  out.error = text("error");
+  return out;
+}
+
+const std::optional<nlohmann::json>& Job::webhook() const {
+  static const std::optional<nlohmann::json> kNone;
+  if (crawl) return crawl->webhook;
+  return batch ? batch->webhook : kNone;
+}
+
+nlohmann::json Job::request_json() const {
+  if (crawl) return requests::encode(*crawl);
+  return batch ? requests::encode(*batch) : nlohmann::json::object();
+}
+
 nlohmann::json JobError::to_json() const {
   return {{"id", id}, {"timestamp", timestamp}, {"url", url}, {"code", code}, {"error", error}};
 }

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/job_runner.hpp"
+#include "requests/requests.hpp"
 
 namespace webdata::mock::jobs {
 
@@ -32,6 +33,8 @@ struct JobError {
   std::string code;
   std::string error;
   nlohmann::json to_json() const;
+  /// The error to_json() wrote (persisted jobs); fields it lacks stay empty.
+  static JobError from_json(const nlohmann::json& stored);
 };
 
 /// One chunk of a status response (wire-decisions section 3).
@@ -88,9 +91,16 @@ class Job : public Guarded<JobProgress> {
   JobKind kind = JobKind::crawl;
   std::string version;  ///< "v1" | "v2"
   std::string url;      ///< Crawl start URL (empty for a batch).
-  nlohmann::json options;  ///< The validated request body, defaults applied.
+  /// The request that started it: a crawl's, or a batch's (the other is null).
+  std::shared_ptr<const requests::CrawlRequest> crawl;
+  std::shared_ptr<const requests::BatchScrapeRequest> batch;
   std::chrono::system_clock::time_point created_at;
   bool zero_data_retention = false;
+
+  /// The request's `webhook`, if it named one.
+  const std::optional<nlohmann::json>& webhook() const;
+  /// The request as its version's wire writes it (what is persisted).
+  nlohmann::json request_json() const;
 };
 
 }  // namespace webdata::mock::jobs

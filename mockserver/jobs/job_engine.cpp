@@ -23,7 +23,7 @@ struct JobEngine::Task {
   int depth = 0;
   bool seed = false;  ///< The crawl's first step: robots.txt and sitemaps, then the start page.
   /// A page appended to a batch (`appendToId`) carries the appending request's options.
-  std::shared_ptr<const json> options;
+  std::shared_ptr<const requests::ScrapeOptions> options;
 };
 
 struct JobEngine::Runtime {
@@ -55,12 +55,12 @@ struct JobEngine::Runtime {
   bool follow_links = true;
   bool prefaulted = false;  ///< Guarded by the job's lock: chunk buffers made ready once per job.
   std::size_t chunk_bytes = 0;  ///< The chunk limit when the job started (for prefault only).
-  int max_discovery_depth = -1;
-  std::int64_t limit = 10000;
+  int max_discovery_depth = -1;  ///< -1: no limit
+  double limit = 0;              ///< The crawl's `limit` (a fraction admits one page more).
   std::int64_t queued = 0;  ///< Pages queued so far (what the crawl `limit` counts).
   /// Pages that failed: the job's `total` leaves them out, as the service's does.
   std::int64_t failed = 0;
-  json scrape_options = json::object();
+  requests::ScrapeOptions scrape_options;
   std::string api_key;  ///< The key that started the job: its pages are billed to it.
 };
 
@@ -91,17 +91,23 @@ std::optional<std::string> fetch_crawl_file(const web::VirtualWeb& web, const st
   return std::move(fetched.body);
 }
 
-ScopeOptions scope_options(const json& o, const std::string& version) {
+ScopeOptions scope_options(const requests::CrawlRequest& crawl) {
   ScopeOptions s;
-  s.crawl_entire_domain =
-      version == "v1" ? o.value("allowBackwardLinks", false) : o.value("crawlEntireDomain", false);
-  s.allow_subdomains = o.value("allowSubdomains", false);
-  s.allow_external = o.value("allowExternalLinks", false);
-  s.regex_on_full_url = o.value("regexOnFullURL", false);
-  if (o.contains("includePaths")) s.include_paths = o.at("includePaths").get<std::vector<std::string>>();
-  if (o.contains("excludePaths")) s.exclude_paths = o.at("excludePaths").get<std::vector<std::string>>();
-  if (version == "v1" && o.contains("maxDepth")) s.max_path_depth = o.at("maxDepth").get<int>();
+  s.crawl_entire_domain = crawl.entire_domain();
+  s.allow_subdomains = crawl.allow_subdomains;
+  s.allow_external = crawl.allow_external_links;
+  s.regex_on_full_url = crawl.regex_on_full_url;
+  s.include_paths = crawl.include_paths;
+  s.exclude_paths = crawl.exclude_paths;
+  if (crawl.version == requests::Version::v1) s.max_path_depth = static_cast<int>(crawl.max_depth);
   return s;
+}
+
+/// The options each page of a job is scraped with; a job with zero data retention keeps
+/// nothing of any page.
+requests::ScrapeOptions page_options(requests::ScrapeOptions options, bool zero_data_retention) {
+  if (zero_data_retention) options.zero_data_retention = true;
+  return options;
 }
 
 }  // namespace
@@ -129,45 +135,44 @@ JobEngine::~JobEngine() {
 // ---------------------------------------------------------------------------------------------
 // Starting jobs
 
-std::shared_ptr<Job> JobEngine::start_crawl(const Team& team, const std::string& version,
-                                            json options) {
+std::shared_ptr<Job> JobEngine::start_crawl(const Team& team,
+                                            std::shared_ptr<const requests::CrawlRequest> request) {
+  const requests::CrawlRequest& crawl = *request;
   auto job = std::make_shared<Job>();
   job->id = uuid4();
   job->team_id = team.id;
   job->kind = JobKind::crawl;
-  job->version = version;
-  job->url = options.value("url", "");
+  job->version = requests::version_name(crawl.version);
+  job->url = crawl.url;
   job->created_at = clock_.now();
-  job->zero_data_retention = options.value("zeroDataRetention", false);
+  job->zero_data_retention = crawl.zero_data_retention;
 
   auto runtime = std::make_shared<Runtime>();
   runtime->job = job;
   runtime->team = &team;
   runtime->api_key = UsageAttribution::current();
   const auto start = parse_http_url(job->url);
-  runtime->scope = std::make_unique<Scope>(*start, scope_options(options, version));
-  runtime->ignore_query = options.value("ignoreQueryParameters", false);
-  runtime->ignore_robots = options.value("ignoreRobotsTxt", false);
+  runtime->scope = std::make_unique<Scope>(*start, scope_options(crawl));
+  runtime->ignore_query = crawl.ignore_query_parameters;
+  runtime->ignore_robots = crawl.ignore_robots_txt;
   runtime->start_origin = start->origin();
-  runtime->similar = options.value("deduplicateSimilarURLs", true);
+  runtime->similar = crawl.deduplicate_similar_urls;
   // A team with fewer credits than the limit gets a crawl of what it can pay for, which
   // completes, rather than one that fails when the credits run out.
-  runtime->limit = std::min<std::int64_t>(options.value("limit", 10000),
-                                          std::max<std::int64_t>(teams_.balance(team.id), 1));
-  if (options.contains("maxDiscoveryDepth")) {
-    runtime->max_discovery_depth = options.at("maxDiscoveryDepth").get<int>();
+  const auto credits = static_cast<double>(std::max<std::int64_t>(teams_.balance(team.id), 1));
+  runtime->limit = std::min(crawl.limit, credits);
+  if (crawl.max_discovery_depth) {
+    runtime->max_discovery_depth = static_cast<int>(*crawl.max_discovery_depth);
   }
-  const std::string sitemap = version == "v1"
-                                  ? (options.value("ignoreSitemap", false) ? "skip" : "include")
-                                  : options.value("sitemap", std::string("include"));
-  runtime->follow_links = sitemap != "only";
-  runtime->scrape_options = options.value("scrapeOptions", json::object());
-  if (job->zero_data_retention) runtime->scrape_options["zeroDataRetention"] = true;
-  const double delay_s = options.value("delay", 0.0);
-  runtime->delay = std::chrono::milliseconds(static_cast<long long>(delay_s * 1000));
-  runtime->max_concurrency = options.value("maxConcurrency", team.concurrency);
+  runtime->follow_links = crawl.sitemap_mode() != "only";
+  runtime->scrape_options = page_options(crawl.scrape_options, job->zero_data_retention);
+  if (crawl.delay) {
+    runtime->delay = std::chrono::milliseconds(static_cast<long long>(*crawl.delay * 1000));
+  }
+  runtime->max_concurrency =
+      static_cast<int>(crawl.max_concurrency.value_or(team.concurrency));
   if (runtime->delay.count() > 0) runtime->max_concurrency = 1;
-  job->options = std::move(options);
+  job->crawl = std::move(request);
 
   Task seed;
   seed.url = job->url;
@@ -187,31 +192,29 @@ std::shared_ptr<Job> JobEngine::start_crawl(const Team& team, const std::string&
   return job;
 }
 
-std::shared_ptr<Job> JobEngine::start_batch(const Team& team, const std::string& version,
-                                            json options, std::vector<std::string> urls) {
+std::shared_ptr<Job> JobEngine::start_batch(
+    const Team& team, std::shared_ptr<const requests::BatchScrapeRequest> request,
+    std::vector<std::string> urls) {
   auto job = std::make_shared<Job>();
   job->id = uuid4();
   job->team_id = team.id;
   job->kind = JobKind::batch_scrape;
-  job->version = version;
+  job->version = requests::version_name(request->version);
   job->created_at = clock_.now();
-  job->zero_data_retention = options.value("zeroDataRetention", false);
+  job->zero_data_retention = request->options.zero_data_retention;
 
   auto runtime = std::make_shared<Runtime>();
   runtime->job = job;
   runtime->team = &team;
   runtime->api_key = UsageAttribution::current();
-  runtime->max_concurrency = options.value("maxConcurrency", team.concurrency);
+  runtime->max_concurrency =
+      static_cast<int>(request->max_concurrency.value_or(team.concurrency));
   // Every scrape option of the batch applies to each URL.
-  json scrape_options = options;
-  for (const char* key : {"urls", "webhook", "maxConcurrency", "ignoreInvalidURLs", "appendToId"}) {
-    scrape_options.erase(key);
-  }
-  runtime->scrape_options = std::move(scrape_options);
+  runtime->scrape_options = request->options;
   for (auto& url : urls) runtime->pending.push_back(Task{std::move(url), 0, false, nullptr});
   runtime->queued = static_cast<std::int64_t>(runtime->pending.size());
   job->lock()->total = runtime->queued;
-  job->options = std::move(options);
+  job->batch = std::move(request);
 
   std::lock_guard<std::mutex> lock(mutex_);
   runtime->chunk_bytes = settings_.chunk_bytes;
@@ -230,20 +233,18 @@ std::shared_ptr<Job> JobEngine::start_batch(const Team& team, const std::string&
   return job;
 }
 
-JobEngine::AppendOutcome JobEngine::append_batch(const Team& team, const std::string& version,
-                                                 const std::string& id,
-                                                 json scrape_options,
+JobEngine::AppendOutcome JobEngine::append_batch(const Team& team, const std::string& id,
+                                                 requests::ScrapeOptions scrape_options,
                                                  std::vector<std::string> urls) {
   std::shared_ptr<Job> job;
   const Lookup lookup = find(id, team.id, JobKind::batch_scrape, job);
   if (lookup == Lookup::not_found || lookup == Lookup::other_team) return AppendOutcome::not_found;
   if (lookup == Lookup::expired) return AppendOutcome::expired;
-  if (job->version != version) return AppendOutcome::not_found;
-  for (const char* key : {"urls", "webhook", "maxConcurrency", "ignoreInvalidURLs", "appendToId"}) {
-    scrape_options.erase(key);
+  if (job->version != requests::version_name(scrape_options.version)) {
+    return AppendOutcome::not_found;
   }
-  if (job->zero_data_retention) scrape_options["zeroDataRetention"] = true;
-  const auto options = std::make_shared<const json>(std::move(scrape_options));
+  const auto options = std::make_shared<const requests::ScrapeOptions>(
+      page_options(std::move(scrape_options), job->zero_data_retention));
 
   std::lock_guard<std::mutex> lock(mutex_);
   std::shared_ptr<Runtime> runtime;
@@ -266,7 +267,8 @@ JobEngine::AppendOutcome JobEngine::append_batch(const Team& team, const std::st
       runtime->job = job;
       runtime->team = &team;
       runtime->api_key = UsageAttribution::current();
-      runtime->max_concurrency = job->options.value("maxConcurrency", team.concurrency);
+      runtime->max_concurrency = static_cast<int>(
+          job->batch ? job->batch->max_concurrency.value_or(team.concurrency) : team.concurrency);
       runtime->scrape_options = *options;
       runtime->chunk_bytes = settings_.chunk_bytes;
       runtime->queued = progress->total;
@@ -442,7 +444,6 @@ JobEngine::Later JobEngine::seed_crawl(const std::shared_ptr<Runtime>& runtime) 
   const Job& job = *runtime->job;
   const Url& start = runtime->scope->start();
   const std::string origin = start.origin();
-  const json& o = job.options;
 
   // robots.txt, then the sitemaps one after another: each fetch starts when the one before it
   // was due, and the crawl's first pages are queued when the last is (nothing sleeps).
@@ -452,12 +453,8 @@ JobEngine::Later JobEngine::seed_crawl(const std::shared_ptr<Runtime>& runtime) 
   auto fetch_text = [&](const std::string& url) { return fetch_crawl_file(web_, url, due); };
   const auto robots_text = fetch_text(origin + "/robots.txt");
   if (robots_text) robots = RobotsTxt::parse(*robots_text);
-  const bool ignore_robots = o.value("ignoreRobotsTxt", false);
-
-  const std::string sitemap_mode =
-      job.version == "v1" ? (o.value("ignoreSitemap", false) ? "skip" : "include")
-                          : o.value("sitemap", std::string("include"));
-  if (sitemap_mode != "skip") {
+  const bool ignore_robots = job.crawl->ignore_robots_txt;
+  if (job.crawl->sitemap_mode() != "skip") {
     std::vector<std::string> start = robots.sitemaps();
     start.push_back(origin + "/sitemap.xml");
     follow_sitemaps(std::move(start), fetch_text,
@@ -543,18 +540,19 @@ std::optional<JobEngine::Later> JobEngine::scrape_page(const std::shared_ptr<Run
                    if (persistence_) persistence_->add_robots_blocked(blocked.id, task.url);
                  }};
   }
-  json options = task.options ? *task.options : runtime->scrape_options;
-  options["url"] = task.url;
+  const requests::ScrapeOptions& options = task.options ? *task.options : runtime->scrape_options;
   auto outcome = std::make_shared<scrape::Outcome>(
-      scraper_.scrape_deferred(options, job.version, *runtime->team, start));
+      scraper_.scrape_deferred(options, task.url, *runtime->team, start));
   const auto ready_at = outcome->ready_at;
-  return Later{ready_at, [this, runtime, task, options = std::move(options), outcome] {
-                 record_page(*runtime, task, options, *outcome);
+  // The runtime (and the task's options) outlive the deferred completion.
+  return Later{ready_at, [this, runtime, task, outcome] {
+                 record_page(*runtime, task,
+                             task.options ? *task.options : runtime->scrape_options, *outcome);
                }};
 }
 
-void JobEngine::record_page(Runtime& runtime, const Task& task, const json& options,
-                            scrape::Outcome& outcome) {
+void JobEngine::record_page(Runtime& runtime, const Task& task,
+                            const requests::ScrapeOptions& options, scrape::Outcome& outcome) {
   Job& job = *runtime.job;
   if (outcome.failure) {
     // A failed page is listed by the errors endpoint and leaves `total`. When it is the start
@@ -589,7 +587,7 @@ void JobEngine::record_page(Runtime& runtime, const Task& task, const json& opti
     auto serialized = std::make_shared<const std::string>(json_text(outcome.document));
     // Every page of a job is also a scrape of its own, readable by its scrapeId as deployments
     // store every scrape job (GET /scrape/{id}): the same text, not a copy.
-    if (!job.zero_data_retention && !scrape::keeps_nothing(options, job.version)) {
+    if (!job.zero_data_retention && !options.keeps_nothing()) {
       scraper_.results().add(scrape::scrape_id_of(outcome.document), job.team_id, serialized,
                              clock_.now());
     }
@@ -765,18 +763,12 @@ json JobEngine::errors_body(const Job& job) const {
 }
 
 json JobEngine::active_entry(const Job& job) const {
-  json options = job.options;
-  for (const char* key : {"url", "webhook", "origin", "integration"}) options.erase(key);
-  // The service lists the crawler's path filters even when the request left them out.
-  for (const char* key : {"includePaths", "excludePaths"}) {
-    if (!options.contains(key)) options[key] = json::array();
-  }
-  if (!options.contains("scrapeOptions")) options["scrapeOptions"] = json::object();
+  // The crawler's options and the scrape options with every default, as the service lists them.
   return {{"id", job.id},
           {"teamId", job.team_id},
           {"url", job.url},
           {"created_at", iso8601(job.created_at)},
-          {"options", options}};
+          {"options", job.crawl ? job.crawl->listed_options() : json::object()}};
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -73,22 +73,24 @@ class JobEngine {
   JobEngine(const JobEngine&) = delete;
   JobEngine& operator=(const JobEngine&) = delete;
 
-  /// Starts a crawl of `options["url"]` (validated body, defaults applied; the caller has
-  /// checked the URL, regexes and scrape options). As the service does, its `limit` is cut to
-  /// the team's credits when they are fewer.
-  std::shared_ptr<Job> start_crawl(const Team& team, const std::string& version,
-                                   nlohmann::json options);
+  /// Starts a crawl from `request->url` (the caller has checked the regexes and the scrape
+  /// options). As the service does, its `limit` is cut to the team's credits when they are
+  /// fewer.
+  std::shared_ptr<Job> start_crawl(const Team& team,
+                                   std::shared_ptr<const requests::CrawlRequest> request);
   /// Starts a batch scrape of `urls` (already filtered to valid ones).
-  std::shared_ptr<Job> start_batch(const Team& team, const std::string& version,
-                                   nlohmann::json options, std::vector<std::string> urls);
+  std::shared_ptr<Job> start_batch(const Team& team,
+                                   std::shared_ptr<const requests::BatchScrapeRequest> request,
+                                   std::vector<std::string> urls);
 
   enum class AppendOutcome { appended, not_found, expired, already_finished };
   /// Adds `urls` to the team's batch scrape `id` (`appendToId`), each scraped with
   /// `scrape_options` (the appending request's). A running job takes them in its queue; a
   /// completed one runs again (status `scraping` until they are done); a cancelled or failed
   /// one refuses them. A batch of the other API version is not found (its options would not fit).
-  AppendOutcome append_batch(const Team& team, const std::string& version, const std::string& id,
-                             nlohmann::json scrape_options, std::vector<std::string> urls);
+  AppendOutcome append_batch(const Team& team, const std::string& id,
+                             requests::ScrapeOptions scrape_options,
+                             std::vector<std::string> urls);
 
   enum class Lookup { found, not_found, expired, other_team };
   /// The team's job of this kind. Past its retention the job is `expired` (its documents are
@@ -160,7 +162,7 @@ class JobEngine {
   Later seed_crawl(const std::shared_ptr<Runtime>& runtime);
   std::optional<Later> scrape_page(const std::shared_ptr<Runtime>& runtime, const Task& task);
   /// Records a scraped page (or its failure) in its job and follows its links.
-  void record_page(Runtime& runtime, const Task& task, const nlohmann::json& options,
+  void record_page(Runtime& runtime, const Task& task, const requests::ScrapeOptions& options,
                    scrape::Outcome& outcome);
   /// Whether robots.txt lets the crawl read `url`: known for the start origin and for origins
   /// whose robots.txt was read already (then `due` is when that answer is due); nullopt when

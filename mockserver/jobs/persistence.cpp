@@ -63,6 +63,18 @@ class Statement {
   sqlite3_stmt* stmt_ = nullptr;
 };
 
+/// The request a stored job was started with, typed again (what Job::request_json() wrote).
+void read_request(Job& job, const nlohmann::json& stored) {
+  const auto version = requests::parse_version(job.version).value_or(requests::Version::v2);
+  if (job.kind == JobKind::crawl) {
+    job.crawl = std::make_shared<const requests::CrawlRequest>(
+        requests::decode<requests::CrawlRequest>(stored, version));
+  } else {
+    job.batch = std::make_shared<const requests::BatchScrapeRequest>(
+        requests::decode<requests::BatchScrapeRequest>(stored, version));
+  }
+}
+
 }  // namespace
 
 JobPersistence::JobPersistence(const std::filesystem::path& dir) {
@@ -120,7 +132,7 @@ std::vector<std::shared_ptr<Job>> JobPersistence::load(TimePoint now) {
     job->kind = jobs.text(2) == "crawl" ? JobKind::crawl : JobKind::batch_scrape;
     job->version = jobs.text(3);
     job->url = jobs.text(4);
-    job->options = nlohmann::json::parse(jobs.text(5), nullptr, false);
+    read_request(*job, nlohmann::json::parse(jobs.text(5), nullptr, false));
     job->created_at = from_ms(jobs.integer(6));
     job->zero_data_retention = jobs.integer(7) != 0;
     const auto progress = job->lock();
@@ -144,9 +156,7 @@ std::vector<std::shared_ptr<Job>> JobPersistence::load(TimePoint now) {
     while (errors.step()) {
       const auto e = nlohmann::json::parse(errors.text(0), nullptr, false);
       if (!e.is_object()) continue;
-      progress->errors.push_back(JobError{e.value("id", ""), e.value("timestamp", ""),
-                                     e.value("url", ""), e.value("code", ""),
-                                     e.value("error", "")});
+      progress->errors.push_back(JobError::from_json(e));
     }
     Statement blocked(db_, "SELECT url FROM robots_blocked WHERE job_id = ? ORDER BY seq");
     blocked.bind(1, job->id);
@@ -173,7 +183,7 @@ void JobPersistence::save_job(const Job& job, const JobProgress& progress) {
                       ON CONFLICT(id) DO UPDATE SET status = ?9, total = ?10, completed = ?11,
                         credits_used = ?12, finished_at = ?13, error = ?14, expired = ?15)");
   s.bind(1, job.id).bind(2, job.team_id).bind(3, std::string(kind_name(job.kind)));
-  s.bind(4, job.version).bind(5, job.url).bind(6, json_text(job.options));
+  s.bind(4, job.version).bind(5, job.url).bind(6, json_text(job.request_json()));
   s.bind(7, to_ms(job.created_at)).bind(8, job.zero_data_retention ? 1LL : 0LL);
   s.bind(9, std::string(state_name(progress.status))).bind(10, static_cast<long long>(progress.total));
   s.bind(11, static_cast<long long>(progress.completed)).bind(12, static_cast<long long>(progress.credits_used));

@@ -14,12 +14,8 @@ namespace {
 Failure all_engines_failed() {
   return Failure{500, "SCRAPE_ALL_ENGINES_FAILED",
                  "All scraping engines failed! -- Double check the URL to make sure it's not "
-                 "broken. If the issue persists, contact us at help@firecrawl.com."};
-}
-
-bool asks_screenshot_v1(const json& options) {
-  const Formats formats = parse_formats(options.value("formats", json()));
-  return formats.has("screenshot") || formats.has("screenshot@fullPage");
+                 "broken. If the issue persists, contact us at help@firecrawl.com.",
+                 json()};
 }
 
 void add_warning(json& data, const std::string& warning) {
@@ -33,26 +29,28 @@ void add_warning(json& data, const std::string& warning) {
 
 }  // namespace
 
-std::optional<Failure> Scraper::refused_by_conditions(const json& options,
-                                                      const std::string& version) const {
+std::optional<Failure> Scraper::refused_by_conditions(
+    const requests::ScrapeOptions& options) const {
   if (!conditions_.no_browser) return std::nullopt;
-  // Only a browser runs actions, and the fetch engine's v1 path fails a screenshot outright.
-  const bool actions = options.contains("actions") && options.at("actions").is_array() &&
-                       !options.at("actions").empty();
-  if (actions || (version == "v1" && asks_screenshot_v1(options))) return all_engines_failed();
+  // Only a browser runs actions, and the fetch engine's v1 path fails a screenshot outright
+  // (wants() counts v1's screenshot@fullPage as a screenshot).
+  const bool actions = options.actions && !options.actions->empty();
+  const bool v1_screenshot = options.version == requests::Version::v1 && options.wants("screenshot");
+  if (actions || v1_screenshot) return all_engines_failed();
   return std::nullopt;
 }
 
-std::optional<json> Scraper::options_under_conditions(const json& options) const {
+std::optional<requests::ScrapeOptions> Scraper::options_under_conditions(
+    const requests::ScrapeOptions& options) const {
   if (!conditions_.no_result_cache) return std::nullopt;
-  json changed = options;
-  changed["maxAge"] = 0;
-  changed["storeInCache"] = false;
-  if (changed.value("lockdown", false)) changed.erase("lockdown");  // nothing cached to serve
+  requests::ScrapeOptions changed = options;
+  changed.max_age = 0;
+  changed.store_in_cache = false;
+  changed.lockdown = false;  // nothing cached to serve
   return changed;
 }
 
-void Scraper::finish(Outcome& out, const std::string& version) const {
+void Scraper::as_deployed(Outcome& out, requests::Version version) const {
   if (out.failure) {
     Failure& failure = *out.failure;
     // A fetch that ran out of time (waits that left no time already say so in these words).
@@ -68,8 +66,7 @@ void Scraper::finish(Outcome& out, const std::string& version) const {
   if (conditions_.no_llm_key) {
     for (const char* field : {"json", "summary", "extract"}) data.erase(field);
   }
-  if (conditions_.no_browser && version == "v2" && data.contains("screenshot")) {
-    data.erase("screenshot");
+  if (conditions_.no_browser && version == requests::Version::v2 && data.erase("screenshot") > 0) {
     add_warning(data,
                 "The engine used does not support the following features: screenshot -- "
                 "your scrape may be partial.");

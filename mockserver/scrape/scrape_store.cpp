@@ -2,14 +2,6 @@
 
 namespace webdata::mock::scrape {
 
-bool keeps_nothing(const nlohmann::json& options, const std::string& version) {
-  const auto flag = [&](const char* name) {
-    const auto it = options.find(name);
-    return it != options.end() && it->is_boolean() && it->get<bool>();
-  };
-  return flag("zeroDataRetention") || (version == "v2" && flag("lockdown"));
-}
-
 std::string scrape_id_of(const nlohmann::json& document) {
   const auto metadata = document.find("metadata");
   if (metadata == document.end() || !metadata->is_object()) return {};

@@ -12,18 +12,13 @@
 
 namespace webdata::mock::scrape {
 
-/// Whether a scrape with these options keeps nothing: `zeroDataRetention`, or v2 `lockdown`
-/// (which reads the cache only and stores nothing). Such a scrape is neither cached nor readable
-/// later by its id.
-bool keeps_nothing(const nlohmann::json& options, const std::string& version);
-
 /// The document's `metadata.scrapeId`, or "" when it has none.
 std::string scrape_id_of(const nlohmann::json& document);
 
 /// Past scrapes by their `metadata.scrapeId`, for GET /v1|v2/scrape/{id}: the serialized
 /// document, the team that made it and when. Every successful scrape goes in (POST /scrape, the
 /// pages of batch scrapes and crawls, scraped search results), except those that keep nothing
-/// (keeps_nothing()).
+/// (requests::ScrapeOptions::keeps_nothing(): neither cached nor readable later by its id).
 ///
 /// Bounded: an entry is kept for `retention` after its scrape (24 hours, like job results), and
 /// the oldest go first when the store holds more than `max_entries` documents or `max_bytes` of

@@ -22,17 +22,9 @@
 namespace webdata::mock::scrape {
 
 using nlohmann::json;
+using requests::ScrapeOptions;
 
 namespace {
-
-/// The format entry object named `type` (v2 objects carry options), or null.
-json format_entry(const json& formats, const std::string& type) {
-  if (!formats.is_array()) return nullptr;
-  for (const auto& entry : formats) {
-    if (entry.is_object() && entry.value("type", "") == type) return entry;
-  }
-  return nullptr;
-}
 
 bool is_html_like(const std::string& content_type) {
   std::string type = content_type.substr(0, content_type.find(';'));
@@ -49,52 +41,33 @@ bool is_pdf(const std::string& content_type) {
   return content_type.rfind("application/pdf", 0) == 0;
 }
 
-content::Options content_options(const json& options) {
+content::Options content_options(const ScrapeOptions& options) {
   content::Options out;
-  out.only_main_content = options.value("onlyMainContent", true);
-  if (options.contains("includeTags")) {
-    out.include_tags = options.at("includeTags").get<std::vector<std::string>>();
-  }
-  if (options.contains("excludeTags")) {
-    out.exclude_tags = options.at("excludeTags").get<std::vector<std::string>>();
-  }
-  out.remove_base64_images = options.value("removeBase64Images", true);
-  out.block_ads = options.value("blockAds", true);
+  out.only_main_content = options.only_main_content;
+  if (options.include_tags) out.include_tags = *options.include_tags;
+  if (options.exclude_tags) out.exclude_tags = *options.exclude_tags;
+  out.remove_base64_images = options.remove_base64_images;
+  out.block_ads = options.block_ads;
   return out;
 }
 
-std::string accept_language(const json& options) {
-  if (!options.contains("location") || !options.at("location").is_object()) return "";
-  const json& location = options.at("location");
-  std::string out;
-  if (location.contains("languages") && location.at("languages").is_array()) {
-    double q = 1.0;
-    for (const auto& language : location.at("languages")) {
-      if (!language.is_string()) continue;
-      if (!out.empty()) {
-        q = std::max(0.1, q - 0.1);
-        char weight[16];
-        std::snprintf(weight, sizeof weight, ";q=%.1f", q);
-        out += ", " + language.get<std::string>() + weight;
-      } else {
-        out = language.get<std::string>();
-      }
-    }
-  }
-  return out;
-}
-
-std::string cache_key(const json& options, const std::string& url) {
+/// The page cache's key: the URL and what changes what a site answers (device, languages,
+/// country, the proxy a page came through).
+std::string cache_key(const ScrapeOptions& options, const std::string& url) {
   std::string key = url;
-  key += options.value("mobile", false) ? "|mobile" : "|desktop";
-  key += "|" + accept_language(options);
-  if (options.contains("location") && options.at("location").contains("country")) {
-    key += "|" + options.at("location").at("country").get<std::string>();
-  }
+  key += options.mobile ? "|mobile" : "|desktop";
+  key += "|" + options.accept_language();
+  key += "|" + options.location.country;
+  key += options.proxy_mode() == "enhanced" ? "|enhanced" : "|basic";
   return key;
 }
 
-Failure bad_request(std::string message) { return Failure{400, "BAD_REQUEST", std::move(message)}; }
+/// A refusal of bad input: 400 with the service's issue shape at the option named.
+Failure bad_option(std::string message, const std::string& field) {
+  json details = json::array(
+      {{{"code", "custom"}, {"message", message}, {"path", json::array({field})}}});
+  return Failure{400, "BAD_REQUEST", std::move(message), std::move(details)};
+}
 
 /// What waits used up (`spent`, never slept) leaves nothing of the scrape's `timeout`.
 Failure no_time_left(const std::string& spent_by, const std::string& verb,
@@ -102,7 +75,8 @@ Failure no_time_left(const std::string& spent_by, const std::string& verb,
   return Failure{408, "SCRAPE_TIMEOUT",
                  "Scrape timed out: " + spent_by + " (" + std::to_string(spent.count()) + " ms) " +
                      verb + " no time within timeout (" + std::to_string(timeout.count()) +
-                     " ms)"};
+                     " ms)",
+                 nullptr};
 }
 
 /// A fetched answer as the page the content pipeline and the action runner read.
@@ -116,27 +90,6 @@ content::Page page_of(web::FetchResult fetched, const std::string& requested_url
 }
 
 }  // namespace
-
-bool Formats::has(const std::string& name) const {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
-
-Formats parse_formats(const json& formats) {
-  Formats out;
-  if (!formats.is_array()) {
-    out.names.push_back("markdown");
-    return out;
-  }
-  for (const auto& entry : formats) {
-    std::string name;
-    if (entry.is_string()) name = entry.get<std::string>();
-    if (entry.is_object() && entry.contains("type") && entry.at("type").is_string()) {
-      name = entry.at("type").get<std::string>();
-    }
-    if (!name.empty() && !out.has(name)) out.names.push_back(name);
-  }
-  return out;
-}
 
 // ---------------------------------------------------------------------------------------------
 // CachedPage
@@ -283,502 +236,512 @@ std::size_t PageCache::size() const {
 // ---------------------------------------------------------------------------------------------
 // Scraper
 
+/// What the options decide before anything is fetched.
+struct Scraper::Plan {
+  std::chrono::milliseconds timeout{0};
+  std::chrono::milliseconds wait_for{0};
+  /// The mock does not sleep for waitFor; it spends it from the timeout, as a browser would.
+  std::chrono::milliseconds fetch_timeout{0};
+  std::string proxy;  ///< basic | enhanced | auto
+  /// Lockdown: the answer comes from the cache only (up to maxAge), nothing is fetched or stored.
+  bool lockdown = false;
+  bool zero_retention = false;
+  bool store = false;  ///< The fetched page goes into the cache.
+  std::chrono::milliseconds max_age{0};
+  std::string key;  ///< Of the page cache.
+};
+
+/// The answer the formats are made from: an upload, a cache hit or a fetch.
+/// What the formats of an HTML page are made from.
+struct Scraper::Made {
+  const ScrapeOptions& options;
+  const content::Options& extract;
+  const content::Document& document;
+  const CachedPage* cached;  ///< The cached page, whose renderings are memoized; or null.
+  const content::Page& page;
+};
+
+struct Scraper::Got {
+  web::FetchResult fetched;  ///< Empty on a hit (the cached answer is read in place).
+  std::shared_ptr<const CachedPage> cached;
+  std::string proxy_used;
+  bool hit = false;
+  std::chrono::system_clock::time_point cached_at;
+  const web::FetchResult& answer() const { return hit ? cached->fetched() : fetched; }
+};
+
 Scraper::Scraper(const web::VirtualWeb& web, const Clock& clock) : web_(web), clock_(clock) {}
 
-std::optional<Failure> Scraper::check(const json& options, const std::string& version,
-                                      const Team& team) const {
-  const Formats formats = parse_formats(options.value("formats", json()));
-  if (formats.has("changeTracking") && !formats.has("markdown")) {
-    return bad_request("The changeTracking format requires the markdown format to be specified as well");
-  }
-  (void)version;
+std::optional<Failure> Scraper::check(const ScrapeOptions& options, const Team& team) const {
   if (no_llm_) {
     // --inject-fault no-llm: a deployment without a language model refuses what one makes.
     for (const char* name : {"summary", "json", "extract", "branding"}) {
-      if (formats.has(name)) {
-        return bad_request(std::string("The ") + name +
-                           " format needs a language model, and none is configured");
+      if (options.wants(name)) {
+        return bad_option(std::string("The ") + name +
+                              " format needs a language model, and none is configured",
+                          "formats");
       }
     }
-    json tracking = format_entry(options.value("formats", json::array()), "changeTracking");
-    if (!tracking.is_object()) tracking = options.value("changeTrackingOptions", json());
-    const json modes = tracking.is_object() ? tracking.value("modes", json::array()) : json();
-    if (modes.is_array() && std::find(modes.begin(), modes.end(), json("json")) != modes.end()) {
-      return bad_request("Change tracking in json mode needs a language model, and none is "
-                         "configured");
+    const auto tracking = options.change_tracking();
+    if (tracking &&
+        std::find(tracking->modes.begin(), tracking->modes.end(), "json") != tracking->modes.end()) {
+      return bad_option("Change tracking in json mode needs a language model, and none is "
+                        "configured",
+                        "formats");
     }
   }
-  if (options.contains("actions") && options.at("actions").is_array()) {
-    const formats::ActionSettings limits;
-    if (options.at("actions").size() > limits.max_actions) {
-      return bad_request("Too many actions: " + std::to_string(options.at("actions").size()) +
-                         " given, at most " + std::to_string(limits.max_actions));
-    }
-  }
-  if (options.value("zeroDataRetention", false) && !team.zero_data_retention) {
-    return bad_request(
+  if (options.zero_data_retention && !team.zero_data_retention) {
+    return bad_option(
         "zeroDataRetention is not enabled for this team (set zeroDataRetention on the team in "
-        "the mock's configuration)");
+        "the mock's configuration)",
+        "zeroDataRetention");
   }
   try {
     content::validate_selectors(content_options(options));
   } catch (const content::SelectorError& e) {
-    return bad_request(std::string("Invalid CSS selector in includeTags/excludeTags: ") +
-                       e.what());
+    return bad_option(std::string("Invalid CSS selector in includeTags/excludeTags: ") + e.what(),
+                      options.include_tags ? "includeTags" : "excludeTags");
   }
   return std::nullopt;
 }
 
-web::FetchResult Scraper::fetch(const json& options, const std::string& url,
+web::FetchResult Scraper::fetch(const ScrapeOptions& options, const std::string& url,
                                 const std::string& proxy, std::chrono::milliseconds timeout,
                                 std::chrono::steady_clock::time_point start) const {
   web::FetchRequest request;
   request.url = url;
-  if (options.contains("headers") && options.at("headers").is_object()) {
-    for (const auto& [name, value] : options.at("headers").items()) {
-      request.headers.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
-    }
+  if (options.headers) {
+    for (const auto& [name, value] : *options.headers) request.headers.emplace_back(name, value);
   }
-  request.mobile = options.value("mobile", false);
-  request.accept_language = accept_language(options);
+  request.mobile = options.mobile;
+  request.accept_language = options.accept_language();
   request.timeout = timeout;
-  request.skip_tls_verification = options.value("skipTlsVerification", true);
+  request.skip_tls_verification = options.skip_tls_verification;
   request.proxy = proxy;
   request.start = start;
   return web_.fetch_deferred(request);
 }
 
-Outcome Scraper::scrape_pdf(const json& options, const std::string& version,
-                           const std::string& url, const web::FetchResult& fetched,
-                           const std::string& proxy_used, bool hit,
-                           std::chrono::system_clock::time_point cached_at,
-                           std::chrono::system_clock::time_point now, const std::string& key,
-                           bool store) {
+Outcome Scraper::scrape_pdf(const ScrapeOptions& options, const std::string& url,
+                            const Plan& plan, const Got& got,
+                            std::chrono::system_clock::time_point now) {
   Outcome out;
-  // v2 `parsers` (default ["pdf"]) and v1 `parsePDF` (default true): text as markdown billed per
-  // page; otherwise the file itself, base64-encoded, for one credit.
-  bool parse = true;
-  if (version == "v1") {
-    parse = options.value("parsePDF", true);
-  } else if (options.contains("parsers")) {
-    parse = false;
-    for (const auto& parser : options.at("parsers")) {
-      if ((parser.is_string() && parser.get<std::string>() == "pdf") ||
-          (parser.is_object() && parser.value("type", "") == "pdf")) {
-        parse = true;
-      }
-    }
-  }
+  const web::FetchResult& fetched = got.answer();
   json data = json::object();
   json metadata = json::object();
-  const Formats formats = parse_formats(options.value("formats", json()));
-  if (parse) {
+  // v2 `parsers` and v1 `parsePDF`: text as markdown billed per page; otherwise the file
+  // itself, base64-encoded, for one credit.
+  if (options.parses_pdf()) {
     const formats::PdfResult pdf = formats::pdf_to_markdown(fetched.body);
     if (pdf.error) {
       out.failure = Failure{500, pdf.code.empty() ? "SCRAPE_UNSUPPORTED_FILE_ERROR" : pdf.code,
-                            "The PDF at " + fetched.url + " cannot be read: " + *pdf.error};
+                            "The PDF at " + fetched.url + " cannot be read: " + *pdf.error,
+                            nullptr};
       return out;
     }
-    if (formats.has("markdown")) data["markdown"] = pdf.markdown;
+    if (options.wants("markdown")) data["markdown"] = pdf.markdown;
     if (!pdf.title.empty()) metadata["title"] = pdf.title;
     metadata["numPages"] = pdf.num_pages;
     out.credits = std::max(1, pdf.num_pages);
   } else {
-    const std::string encoded = base64_encode(fetched.body);
-    data["markdown"] = encoded;
+    data["markdown"] = base64_encode(fetched.body);
     out.credits = 1;
   }
-  if (proxy_used == "enhanced" && !hit) out.credits = std::max<std::int64_t>(out.credits, 5);
-  if (formats.has("rawHtml")) data["rawHtml"] = base64_encode(fetched.body);
-  if (!hit && store && fetched.status >= 200 && fetched.status < 300) {
-    cache_.store(key, fetched, now, proxy_used);
+  if (got.proxy_used == "enhanced" && !got.hit) out.credits = std::max<std::int64_t>(out.credits, 5);
+  if (options.wants("rawHtml")) data["rawHtml"] = base64_encode(fetched.body);
+  if (!got.hit && plan.store && fetched.status >= 200 && fetched.status < 300) {
+    cache_.store(plan.key, fetched, now, got.proxy_used);
   }
-  metadata["sourceURL"] = url;
-  metadata["url"] = fetched.url;
-  if (!drop_status_code_) metadata["statusCode"] = fetched.status;
-  metadata["scrapeId"] = uuid4();
-  metadata["contentType"] = fetched.content_type;
-  metadata["proxyUsed"] = proxy_used;
-  metadata["cacheState"] = hit ? "hit" : "miss";
-  if (hit) metadata["cachedAt"] = iso8601(cached_at);
-  metadata["creditsUsed"] = out.credits;
-  data["metadata"] = std::move(metadata);
-  out.document = std::move(data);
-  out.status_code = fetched.status;
-  out.final_url = fetched.url;
-  out.content_type = fetched.content_type;
-  return out;
+  content::Page page;  // what the document says of the file (its body is not needed)
+  page.url = fetched.url;
+  page.status_code = fetched.status;
+  page.content_type = fetched.content_type;
+  return finish(std::move(out), std::move(data), std::move(metadata), url, page, got);
 }
 
-Outcome Scraper::scrape_deferred(const json& options, const std::string& version,
-                                 const Team& team, std::chrono::steady_clock::time_point start) {
-  Outcome out;
-  out.ready_at = start;
-  out.failure = refused_by_conditions(options, version);
-  if (out.failure) return out;
-  const auto changed = options_under_conditions(options);
-  out = scrape_page(changed ? *changed : options, version, team, nullptr, start);
-  finish(out, version);
-  return out;
-}
-
-Outcome Scraper::scrape_upload(const json& options, const Upload& upload, const Team& team) {
-  json with_url = options;
-  with_url["url"] = upload.url;
-  Outcome out = scrape_page(with_url, "v2", team, &upload, {});
-  finish(out, "v2");
-  return out;
-}
-
-Outcome Scraper::scrape_page(const json& options, const std::string& version, const Team& team,
-                             const Upload* upload, std::chrono::steady_clock::time_point start) {
-  Outcome out;
-  out.ready_at = start;  // what needs no fetch is known when the scrape begins
-  if (auto refused = check(options, version, team)) {
-    out.failure = refused;
-    return out;
-  }
-  const std::string url = options.value("url", "");
-  const auto parsed = parse_http_url(url);
-  if (!parsed) {
-    out.failure = bad_request("Invalid URL '" + url + "': only absolute http and https URLs can be "
-                              "scraped");
-    return out;
-  }
-
-  const auto timeout = std::chrono::milliseconds(options.value("timeout", 30000));
-  const auto wait_for = std::chrono::milliseconds(options.value("waitFor", 0));
-  if (wait_for >= timeout) {
-    out.failure = no_time_left("waitFor", "leaves", wait_for, timeout);
-    return out;
-  }
-  // The mock does not sleep for waitFor; it spends it from the timeout, as a browser would.
-  const auto fetch_timeout = timeout - wait_for;
-
-  std::string requested_proxy =
-      options.value("proxy", version == "v1" ? std::string("basic") : std::string("auto"));
-  // `stealth` is the service's older name of the enhanced proxy (v1's only name for it).
-  if (requested_proxy == "stealth") requested_proxy = "enhanced";
-  const bool sensitive = (options.contains("headers") && !options.at("headers").empty()) ||
-                         (options.contains("actions") && !options.at("actions").empty());
-  // Lockdown: the answer comes from the cache only (any age up to two years unless maxAge says
-  // otherwise), nothing is fetched or stored, as the service documents.
-  const bool lockdown = version == "v2" && options.value("lockdown", false);
-  const bool zero_retention = keeps_nothing(options, version);
-  const bool store =
-      upload == nullptr && options.value("storeInCache", true) && !sensitive && !zero_retention;
-  const auto max_age = std::chrono::milliseconds(options.value(
-      "maxAge", lockdown ? 63072000000LL : version == "v1" ? 0LL : 172800000LL));
-  const std::string key = cache_key(options, parsed->str()) + "|" +
-                          (requested_proxy == "enhanced" ? "enhanced" : "basic");
-
-  const auto now = clock_.now();
-  // The cached page of a hit, or the one this scrape stores: either way the parse and the
-  // renderings are made once and kept with it.
-  std::shared_ptr<const CachedPage> cached;
-  if (upload == nullptr && max_age.count() > 0 && !sensitive && (!zero_retention || lockdown)) {
-    cached = cache_.find(key, now, max_age);
-  }
-  if (lockdown && !cached) {
-    out.failure = Failure{404, "SCRAPE_LOCKDOWN_CACHE_MISS",
-                          "No cached data is available for this request in lockdown mode. "
-                          "Lockdown mode only serves previously cached responses and never makes "
-                          "outbound requests."};
-    return out;
-  }
-
-  web::FetchResult fetched;
-  std::string proxy_used;
-  bool hit = false;
-  std::chrono::system_clock::time_point cached_at;
-  if (upload != nullptr) {
-    fetched.ok = true;
-    fetched.status = 200;
-    fetched.url = upload->url;
-    fetched.content_type = upload->content_type;
-    fetched.body = upload->body;
-    proxy_used = "basic";
-  } else if (cached) {
-    // A hit reads the cached answer in place: its body is not copied (it can be megabytes).
-    proxy_used = cached->proxy_used();
-    cached_at = cached->stored_at();
-    hit = true;
-  } else {
-    proxy_used = requested_proxy == "enhanced" ? "enhanced" : "basic";
-    fetched = fetch(options, parsed->str(), proxy_used, fetch_timeout, start);
-    out.ready_at = fetched.ready_at;
-    // auto: a basic attempt that the site refused (anti-bot challenge, rate limit) is retried
-    // through the enhanced proxy; only a successful retry is billed as enhanced.
-    const bool refused = fetched.ok && (fetched.status == 401 || fetched.status == 403 ||
-                                        fetched.status == 429);
-    if (requested_proxy == "auto" && (refused || !fetched.ok) &&
-        fetched.error_code != "SCRAPE_TIMEOUT" &&
-        fetched.error_code != "SCRAPE_DNS_RESOLUTION_ERROR") {
-      // The retry starts when the first attempt's answer came.
-      auto retry = fetch(options, parsed->str(), "enhanced", fetch_timeout, fetched.ready_at);
-      out.ready_at = retry.ready_at;
-      if (retry.ok && retry.status < 400) {
-        fetched = std::move(retry);
-        proxy_used = "enhanced";
-      }
-    }
-  }
-
-  const web::FetchResult& got = hit ? cached->fetched() : fetched;
-  if (!got.ok) {
-    const bool timed_out = got.error_code == "SCRAPE_TIMEOUT";
-    out.failure = Failure{timed_out ? 408 : 500,
-                          got.error_code.empty() ? "SCRAPE_ALL_ENGINES_FAILED" : got.error_code,
-                          got.error_message.empty() ? "The page could not be fetched"
-                                                        : got.error_message};
-    return out;
-  }
-  const bool has_actions = options.contains("actions") && options.at("actions").is_array() &&
-                           !options.at("actions").empty();
-  if (is_pdf(got.content_type)) {
-    if (has_actions) {
-      out.failure = Failure{500, "SCRAPE_ACTION_ERROR",
-                            "Actions need an HTML page; " + got.url + " is a PDF"};
-      return out;
-    }
-    Outcome pdf =
-        scrape_pdf(options, version, url, got, proxy_used, hit, cached_at, now, key, store);
-    pdf.ready_at = out.ready_at;
-    return pdf;
-  }
-  if (!is_html_like(got.content_type)) {
-    out.failure = Failure{500, "SCRAPE_UNSUPPORTED_FILE_ERROR",
-                          "Unsupported content type '" + got.content_type + "' at " +
-                              got.url};
-    return out;
-  }
-
-  if (!hit && store && got.status >= 200 && got.status < 300) {
-    cached = cache_.store(key, std::move(fetched), now, proxy_used);  // `got` is moved from
-  }
-
-  // The formats of a cached page come from its Document (parsed once, kept with it), so the page
-  // here needs its body only when nothing is cached.
-  const web::FetchResult& source = cached ? cached->fetched() : fetched;
-  content::Page page;
-  page.url = source.url.empty() ? parsed->str() : source.url;
-  page.content_type = source.content_type;
-  page.status_code = source.status;
-  if (!cached) page.body = std::move(fetched.body);
-  const content::Options extract = content_options(options);
-  const Formats formats = parse_formats(options.value("formats", json()));
-
-  // Actions run on the fetched page before capture; every format is then made from the page the
-  // actions ended on (a click on a link navigates through the virtual web).
-  json actions_result;
-  if (has_actions) {
-    formats::ActionSettings settings;
-    if (options.value("mobile", false)) {
-      settings.viewport_width = formats::kMobileWidth;
-      settings.viewport_height = formats::kMobileHeight;
-    }
-    settings.options = extract;
-    const std::string navigation_proxy = proxy_used;
-    // Each navigation starts when the previous page arrived, so its delay adds to the answer's.
-    formats::Navigator navigate =
-        [this, &options, navigation_proxy, fetch_timeout,
-         &ready_at = out.ready_at](const std::string& target) -> std::optional<content::Page> {
-      web::FetchResult next = fetch(options, target, navigation_proxy, fetch_timeout, ready_at);
-      ready_at = next.ready_at;
-      if (!next.ok || !is_html_like(next.content_type)) return std::nullopt;
-      return page_of(std::move(next), target);
-    };
-    const formats::ActionRunner runner(std::move(navigate), settings);
-    formats::ActionsOutcome ran = runner.run(page, options.at("actions"));
-    if (ran.error) {
-      out.failure = Failure{500, ran.error->code, ran.error->message};
-      return out;
-    }
-    // Waits are not slept but spent from the scrape's time, as a browser would spend them.
-    if (wait_for + ran.waited >= timeout) {
-      out.failure = no_time_left("waitFor and wait actions", "leave", wait_for + ran.waited, timeout);
-      return out;
-    }
-    page = std::move(ran.final_page);
-    actions_result = std::move(ran.result);
-  }
-  // Actions never run on a cached page (they make a request sensitive), so `cached` is the page
-  // the formats are made from whenever it is set.
-  const content::Document document =
-      cached ? cached->document(page.url) : content::Document::parse(page);
-
-  json data = json::object();
-  if (!actions_result.is_null()) data["actions"] = std::move(actions_result);
-  try {
-    if (formats.has("markdown")) {
-      data["markdown"] = cached ? cached->markdown(page.url, extract) : document.markdown(extract);
-    }
-    if (formats.has("html")) {
-      data["html"] = cached ? cached->html(page.url, extract) : document.html(extract);
-    }
-  } catch (const content::SelectorError& e) {
-    out.failure = bad_request(std::string("Invalid CSS selector in includeTags/excludeTags: ") +
-                              e.what());
-    return out;
-  }
-  if (formats.has("rawHtml")) data["rawHtml"] = document.raw_html();
-  out.links = cached ? cached->links(page.url) : document.links();
-  if (formats.has("links")) data["links"] = out.links;
-  if (version == "v2" && formats.has("images")) data["images"] = document.images();
-
-  out.credits = proxy_used == "enhanced" ? 5 : 1;
-  if (hit) out.credits = 1;  // A cached page is billed as a basic page.
-
-  // Model-made formats: deterministic stand-ins for what a model or a browser makes
-  // (docs/mockserver/model-formats.md). Each is derived from the same parsed page.
-  const json format_list = options.value("formats", json::array());
-  if (version == "v2" && formats.has("summary")) {
-    data["summary"] = formats::summarize(document, extract);
-  }
-  if (formats.has("json")) {
-    json schema = nullptr;
-    std::string prompt;
-    if (version == "v2") {
-      const json entry = format_entry(format_list, "json");
-      if (entry.is_object()) {
-        schema = entry.value("schema", json());
-        prompt = entry.value("prompt", "");
-      }
-    } else if (options.contains("jsonOptions")) {
-      schema = options.at("jsonOptions").value("schema", json());
-      prompt = options.at("jsonOptions").value("prompt", "");
-    }
-    data["json"] = formats::extract(document, extract, schema, prompt);
-    out.credits += 4;
-  } else if (version == "v2" && formats.has("deterministicJson")) {
-    // The newer service's json variant made without a model: it answers in `json` like the json
-    // format, and the mock's extraction is deterministic anyway. No model, so no json surcharge.
-    // With both formats the `json` entry's answer stands (one `json` field to fill).
-    const json entry = format_entry(format_list, "deterministicJson");
-    data["json"] = formats::extract(document, extract,
-                                    entry.is_object() ? entry.value("schema", json()) : json(),
-                                    entry.is_object() ? entry.value("prompt", "") : "");
-  }
-  if (version == "v1" && formats.has("extract")) {
-    const json spec = options.value("extract", json::object());
-    data["extract"] =
-        formats::extract(document, extract, spec.value("schema", json()), spec.value("prompt", ""));
-    out.credits += 4;
-  }
-  if (version == "v2" && formats.has("branding")) data["branding"] = formats::branding(document);
-  if (version == "v2") {
-    try {
-      const json wanted = format_entry(format_list, "attributes");
-      if (wanted.is_object()) {
-        data["attributes"] = formats::attributes(document, wanted.value("selectors", json::array()));
-      }
-    } catch (const content::SelectorError& e) {
-      out.failure = bad_request(std::string("Invalid CSS selector in attributes: ") + e.what());
-      return out;
-    }
-    // `query` is the older form of `question`; both answer in `answer`.
-    for (const char* type : {"question", "query"}) {
-      const json wanted = format_entry(format_list, type);
-      if (wanted.is_object()) {
-        data["answer"] = formats::answer(
-            document, extract, wanted.value(std::string(type) == "query" ? "prompt" : "question", ""));
-      }
-    }
-    const json wanted_highlights = format_entry(format_list, "highlights");
-    if (wanted_highlights.is_object()) {
-      data["highlights"] =
-          formats::highlights(document, extract, wanted_highlights.value("query", ""));
-    }
-    if (formats.has("rawBase64")) data["rawBase64"] = base64_encode(document.raw_html());
-    // Formats the mock cannot make from a page without a browser or a model: accepted, as the
-    // service accepts them, and named in a `warning` instead of an answer that would be made up.
-    std::vector<std::string> not_made;
-    for (const char* name : {"audio", "video", "product", "menu"}) {
-      if (formats.has(name)) not_made.push_back(name);
-    }
-    if (!not_made.empty()) {
-      std::string names;
-      for (const auto& n : not_made) names += (names.empty() ? "" : ", ") + n;
-      data["warning"] = "The mock does not produce these formats (they need the service's browser "
-                        "or models): " + names;
-    }
-    // redactPII: personal data in the text formats is replaced (formats/queries.hpp).
-    if (options.contains("redactPII")) {
-      for (const char* field : {"markdown", "html", "summary", "answer", "highlights"}) {
-        if (data.contains(field) && data.at(field).is_string()) {
-          data[field] = formats::redact_pii(data.at(field).get<std::string>(),
-                                            options.at("redactPII"));
-        }
-      }
-    }
-  }
-  const bool full_v1 = formats.has("screenshot@fullPage");
-  if ((formats.has("screenshot") || full_v1) && no_screenshot_) {
-    // --inject-fault no-screenshot: the warning of an engine that cannot take screenshots.
-    data["warning"] =
-        "The engine used does not support the following features: screenshot -- your scrape may "
-        "be partial.";
-  } else if (formats.has("screenshot") || full_v1) {
-    const bool mobile = options.value("mobile", false);
-    formats::ScreenshotOptions shot;
-    shot.viewport_width = mobile ? formats::kMobileWidth : formats::kDesktopWidth;
-    shot.viewport_height = mobile ? formats::kMobileHeight : formats::kDesktopHeight;
-    shot.full_page = full_v1;
-    const json entry = format_entry(format_list, "screenshot");
-    if (entry.is_object()) {
-      shot.full_page = entry.value("fullPage", false);
-      if (entry.contains("viewport")) {
-        shot.viewport_width = entry.at("viewport").value("width", shot.viewport_width);
-        shot.viewport_height = entry.at("viewport").value("height", shot.viewport_height);
-      }
-    }
-    data["screenshot"] = formats::data_uri_png(formats::screenshot_png(document, extract, shot));
-  }
-  if (formats.has("changeTracking")) {
-    formats::ChangeTrackingInput input;
-    input.team = team.id;
-    input.url = url;
-    input.markdown = data.value("markdown", "");
-    input.status_code = page.status_code;
-    input.store = !zero_retention;
-    input.now = now;
-    json tracking_options = version == "v2" ? format_entry(format_list, "changeTracking")
-                                            : options.value("changeTrackingOptions", json());
-    if (tracking_options.is_object()) {
-      if (tracking_options.contains("tag") && tracking_options.at("tag").is_string()) {
-        input.tag = tracking_options.at("tag").get<std::string>();
-      }
-      if (tracking_options.contains("modes")) {
-        input.modes = tracking_options.at("modes").get<std::vector<std::string>>();
-      }
-      if (std::find(input.modes.begin(), input.modes.end(), "json") != input.modes.end()) {
-        input.json = formats::extract(document, extract, tracking_options.value("schema", json()),
-                                      tracking_options.value("prompt", ""));
-      }
-    }
-    data["changeTracking"] = tracker_.track(input);
-  }
-
-  json metadata = cached ? cached->metadata(page.url) : document.metadata();
-  if (!metadata.is_object()) metadata = json::object();
+Outcome Scraper::finish(Outcome out, json data, json metadata, const std::string& url,
+                        const content::Page& page, const Got& got) const {
   metadata["sourceURL"] = url;
   metadata["url"] = page.url;
-  metadata["statusCode"] = page.status_code;
-  metadata["scrapeId"] = uuid4();
+  if (!drop_status_code_) metadata["statusCode"] = page.status_code;
   if (!page.content_type.empty()) metadata["contentType"] = page.content_type;
-  metadata["proxyUsed"] = proxy_used;
-  metadata["cacheState"] = hit ? "hit" : "miss";
-  if (hit) metadata["cachedAt"] = iso8601(cached_at);
+  metadata["scrapeId"] = uuid4();
+  metadata["proxyUsed"] = got.proxy_used;
+  metadata["cacheState"] = got.hit ? "hit" : "miss";
+  if (got.hit) metadata["cachedAt"] = iso8601(got.cached_at);
   metadata["creditsUsed"] = out.credits;
-  if (page.status_code >= 400) metadata["error"] = reason_phrase(page.status_code);
-  if (drop_status_code_) metadata.erase("statusCode");
   data["metadata"] = std::move(metadata);
-
   out.document = std::move(data);
   out.status_code = page.status_code;
   out.final_url = page.url;
   out.content_type = page.content_type;
   return out;
+}
+
+Outcome Scraper::scrape_deferred(const ScrapeOptions& options, const std::string& url,
+                                 const Team& team, std::chrono::steady_clock::time_point start) {
+  Outcome out;
+  out.ready_at = start;
+  out.failure = refused_by_conditions(options);
+  if (out.failure) return out;
+  const auto changed = options_under_conditions(options);
+  out = scrape_page(changed ? *changed : options, url, team, nullptr, start);
+  as_deployed(out, options.version);
+  return out;
+}
+
+Outcome Scraper::scrape_upload(const ScrapeOptions& options, const Upload& upload,
+                               const Team& team) {
+  Outcome out = scrape_page(options, upload.url, team, &upload, {});
+  as_deployed(out, options.version);
+  return out;
+}
+
+std::optional<Failure> Scraper::make_plan(const ScrapeOptions& options, const Url& url,
+                                     const Upload* upload, Plan& out) const {
+  out.timeout = std::chrono::milliseconds(options.timeout);
+  out.wait_for = std::chrono::milliseconds(options.wait_for);
+  if (out.wait_for >= out.timeout) return no_time_left("waitFor", "leaves", out.wait_for, out.timeout);
+  out.fetch_timeout = out.timeout - out.wait_for;
+  out.proxy = options.proxy_mode();
+  out.lockdown = options.version == requests::Version::v2 && options.lockdown;
+  out.zero_retention = options.keeps_nothing();
+  const bool sensitive = options.sensitive();
+  out.store = upload == nullptr && options.store_in_cache && !sensitive && !out.zero_retention;
+  out.max_age = std::chrono::milliseconds(options.max_age);
+  out.key = cache_key(options, url.str());
+  const bool readable = upload == nullptr && out.max_age.count() > 0 && !sensitive &&
+                        (!out.zero_retention || out.lockdown);
+  if (!readable) out.max_age = std::chrono::milliseconds(0);
+  return std::nullopt;
+}
+
+std::optional<Failure> Scraper::obtain(const ScrapeOptions& options, const Plan& plan,
+                                       const std::string& url, const Upload* upload,
+                                       std::chrono::steady_clock::time_point start, Got& got,
+                                       Outcome& out) {
+  const auto now = clock_.now();
+  if (plan.max_age.count() > 0) got.cached = cache_.find(plan.key, now, plan.max_age);
+  if (plan.lockdown && !got.cached) {
+    return Failure{404, "SCRAPE_LOCKDOWN_CACHE_MISS",
+                   "No cached data is available for this request in lockdown mode. Lockdown "
+                   "mode only serves previously cached responses and never makes outbound "
+                   "requests.",
+                   nullptr};
+  }
+  if (upload != nullptr) {
+    got.fetched.ok = true;
+    got.fetched.status = 200;
+    got.fetched.url = upload->url;
+    got.fetched.content_type = upload->content_type;
+    got.fetched.body = upload->body;
+    got.proxy_used = "basic";
+  } else if (got.cached) {
+    // A hit reads the cached answer in place: its body is not copied (it can be megabytes).
+    got.proxy_used = got.cached->proxy_used();
+    got.cached_at = got.cached->stored_at();
+    got.hit = true;
+  } else {
+    fetch_with_proxy(options, plan, url, start, got, out);
+  }
+  const web::FetchResult& answer = got.answer();
+  if (answer.ok) return std::nullopt;
+  const bool timed_out = answer.error_code == "SCRAPE_TIMEOUT";
+  return Failure{timed_out ? 408 : 500,
+                 answer.error_code.empty() ? "SCRAPE_ALL_ENGINES_FAILED" : answer.error_code,
+                 answer.error_message.empty() ? "The page could not be fetched"
+                                              : answer.error_message,
+                 nullptr};
+}
+
+void Scraper::fetch_with_proxy(const ScrapeOptions& options, const Plan& plan,
+                               const std::string& url, std::chrono::steady_clock::time_point start,
+                               Got& got, Outcome& out) const {
+  got.proxy_used = plan.proxy == "enhanced" ? "enhanced" : "basic";
+  got.fetched = fetch(options, url, got.proxy_used, plan.fetch_timeout, start);
+  out.ready_at = got.fetched.ready_at;
+  // auto: a basic attempt that the site refused (anti-bot challenge, rate limit) is retried
+  // through the enhanced proxy; only a successful retry is billed as enhanced.
+  const web::FetchResult& first = got.fetched;
+  const bool refused =
+      first.ok && (first.status == 401 || first.status == 403 || first.status == 429);
+  if (plan.proxy != "auto" || (!refused && first.ok) || first.error_code == "SCRAPE_TIMEOUT" ||
+      first.error_code == "SCRAPE_DNS_RESOLUTION_ERROR") {
+    return;
+  }
+  // The retry starts when the first attempt's answer came.
+  auto retry = fetch(options, url, "enhanced", plan.fetch_timeout, first.ready_at);
+  out.ready_at = retry.ready_at;
+  if (retry.ok && retry.status < 400) {
+    got.fetched = std::move(retry);
+    got.proxy_used = "enhanced";
+  }
+}
+
+std::optional<Failure> Scraper::run_actions(const ScrapeOptions& options, const Plan& plan,
+                                            const std::string& proxy_used,
+                                            const content::Options& extract, content::Page& page,
+                                            json& result, Outcome& out) const {
+  formats::ActionSettings settings;
+  if (options.mobile) {
+    settings.viewport_width = formats::kMobileWidth;
+    settings.viewport_height = formats::kMobileHeight;
+  }
+  settings.options = extract;
+  // Each navigation starts when the previous page arrived, so its delay adds to the answer's.
+  formats::Navigator navigate =
+      [this, &options, proxy_used, fetch_timeout = plan.fetch_timeout,
+       &ready_at = out.ready_at](const std::string& target) -> std::optional<content::Page> {
+    web::FetchResult next = fetch(options, target, proxy_used, fetch_timeout, ready_at);
+    ready_at = next.ready_at;
+    if (!next.ok || !is_html_like(next.content_type)) return std::nullopt;
+    return page_of(std::move(next), target);
+  };
+  const formats::ActionRunner runner(std::move(navigate), settings);
+  formats::ActionsOutcome ran = runner.run(page, json(*options.actions));
+  if (ran.error) return Failure{500, ran.error->code, ran.error->message, nullptr};
+  // Waits are not slept but spent from the scrape's time, as a browser would spend them.
+  if (plan.wait_for + ran.waited >= plan.timeout) {
+    return no_time_left("waitFor and wait actions", "leave", plan.wait_for + ran.waited,
+                        plan.timeout);
+  }
+  page = std::move(ran.final_page);
+  result = std::move(ran.result);
+  return std::nullopt;
+}
+
+Outcome Scraper::scrape_page(const ScrapeOptions& options, const std::string& url,
+                             const Team& team, const Upload* upload,
+                             std::chrono::steady_clock::time_point start) {
+  Outcome out;
+  out.ready_at = start;  // what needs no fetch is known when the scrape begins
+  if (auto refused = check(options, team)) {
+    out.failure = refused;
+    return out;
+  }
+  const auto parsed = parse_http_url(url);
+  if (!parsed) {
+    out.failure = bad_option("Invalid URL '" + url + "': only absolute http and https URLs can "
+                             "be scraped",
+                             "url");
+    return out;
+  }
+  Plan plan;
+  Got got;
+  if (auto refused = make_plan(options, *parsed, upload, plan)) {
+    out.failure = refused;
+    return out;
+  }
+  if (auto failed = obtain(options, plan, parsed->str(), upload, start, got, out)) {
+    out.failure = failed;
+    return out;
+  }
+  const web::FetchResult& answer = got.answer();
+  const bool has_actions = options.actions && !options.actions->empty();
+  if (is_pdf(answer.content_type)) {
+    if (has_actions) {
+      out.failure = Failure{500, "SCRAPE_ACTION_ERROR",
+                            "Actions need an HTML page; " + answer.url + " is a PDF", nullptr};
+      return out;
+    }
+    Outcome pdf = scrape_pdf(options, url, plan, got, clock_.now());
+    pdf.ready_at = out.ready_at;
+    return pdf;
+  }
+  if (!is_html_like(answer.content_type)) {
+    out.failure = Failure{500, "SCRAPE_UNSUPPORTED_FILE_ERROR",
+                          "Unsupported content type '" + answer.content_type + "' at " +
+                              answer.url,
+                          nullptr};
+    return out;
+  }
+  return scrape_html(options, url, parsed->str(), team, plan, got, std::move(out));
+}
+
+Outcome Scraper::scrape_html(const ScrapeOptions& options, const std::string& url,
+                             const std::string& requested, const Team& team, const Plan& plan,
+                             Got& got, Outcome out) {
+  const auto now = clock_.now();
+  if (!got.hit && plan.store && got.fetched.status >= 200 && got.fetched.status < 300) {
+    got.cached = cache_.store(plan.key, std::move(got.fetched), now, got.proxy_used);
+  }
+  // The formats of a cached page come from its Document (parsed once, kept with it), so the page
+  // here needs its body only when nothing is cached.
+  const std::shared_ptr<const CachedPage>& cached = got.cached;
+  const web::FetchResult& source = cached ? cached->fetched() : got.fetched;
+  content::Page page;
+  page.url = source.url.empty() ? requested : source.url;
+  page.content_type = source.content_type;
+  page.status_code = source.status;
+  if (!cached) page.body = std::move(got.fetched.body);
+  const content::Options extract = content_options(options);
+
+  // Actions run on the fetched page before capture; every format is then made from the page the
+  // actions ended on (a click on a link navigates through the virtual web).
+  json actions_result;
+  if (options.actions && !options.actions->empty()) {
+    if (auto failed =
+            run_actions(options, plan, got.proxy_used, extract, page, actions_result, out)) {
+      out.failure = failed;
+      return out;
+    }
+  }
+  // Actions never run on a cached page (they make a request sensitive), so `cached` is the page
+  // the formats are made from whenever it is set.
+  const content::Document document =
+      cached ? cached->document(page.url) : content::Document::parse(page);
+  Made made{options, extract, document, cached.get(), page};
+  json data = json::object();
+  if (!actions_result.is_null()) data["actions"] = std::move(actions_result);
+  if (auto failed = text_formats(made, data, out)) {
+    out.failure = failed;
+    return out;
+  }
+  out.credits = got.proxy_used == "enhanced" ? 5 : 1;
+  if (got.hit) out.credits = 1;  // A cached page is billed as a basic page.
+  if (auto failed = model_formats(made, data, out)) {
+    out.failure = failed;
+    return out;
+  }
+  screenshot_format(made, data);
+  if (const auto tracking = options.change_tracking()) {
+    data["changeTracking"] = track_changes(made, *tracking, team, url, plan, data, now);
+  }
+  json metadata = cached ? cached->metadata(page.url) : document.metadata();
+  if (!metadata.is_object()) metadata = json::object();
+  if (page.status_code >= 400) metadata["error"] = reason_phrase(page.status_code);
+  return finish(std::move(out), std::move(data), std::move(metadata), url, page, got);
+}
+
+std::optional<Failure> Scraper::text_formats(const Made& made, json& data, Outcome& out) const {
+  const ScrapeOptions& options = made.options;
+  try {
+    if (options.wants("markdown")) {
+      data["markdown"] = made.cached ? made.cached->markdown(made.page.url, made.extract)
+                                     : made.document.markdown(made.extract);
+    }
+    if (options.wants("html")) {
+      data["html"] = made.cached ? made.cached->html(made.page.url, made.extract)
+                                 : made.document.html(made.extract);
+    }
+  } catch (const content::SelectorError& e) {
+    return bad_option(std::string("Invalid CSS selector in includeTags/excludeTags: ") + e.what(),
+                      options.include_tags ? "includeTags" : "excludeTags");
+  }
+  if (options.wants("rawHtml")) data["rawHtml"] = made.document.raw_html();
+  out.links = made.cached ? made.cached->links(made.page.url) : made.document.links();
+  if (options.wants("links")) data["links"] = out.links;
+  if (options.wants("images")) data["images"] = made.document.images();
+  return std::nullopt;
+}
+
+// Model-made formats: deterministic stand-ins for what a model or a browser makes
+// (docs/mockserver/model-formats.md). Each is derived from the same parsed page.
+std::optional<Failure> Scraper::model_formats(const Made& made, json& data, Outcome& out) const {
+  const ScrapeOptions& options = made.options;
+  const content::Document& document = made.document;
+  if (options.wants("summary")) data["summary"] = formats::summarize(document, made.extract);
+  if (const auto spec = options.json_format()) {
+    data["json"] = formats::extract(document, made.extract, spec->schema, spec->prompt);
+    out.credits += 4;
+  } else if (const auto deterministic = options.deterministic_json_format()) {
+    // The newer service's json variant made without a model: it answers in `json` like the json
+    // format, and the mock's extraction is deterministic anyway. No model, so no json surcharge.
+    data["json"] =
+        formats::extract(document, made.extract, deterministic->schema, deterministic->prompt);
+  }
+  if (const auto spec = options.extract_format()) {
+    data["extract"] = formats::extract(document, made.extract, spec->schema, spec->prompt);
+    out.credits += 4;
+  }
+  if (options.wants("branding")) data["branding"] = formats::branding(document);
+  if (const requests::Format* wanted = options.format("attributes")) {
+    try {
+      data["attributes"] =
+          formats::attributes(document, wanted->selectors.value_or(json::array()));
+    } catch (const content::SelectorError& e) {
+      return bad_option(std::string("Invalid CSS selector in attributes: ") + e.what(), "formats");
+    }
+  }
+  answer_formats(made, data);
+  return std::nullopt;
+}
+
+void Scraper::answer_formats(const Made& made, json& data) const {
+  const ScrapeOptions& options = made.options;
+  // `query` is the older form of `question`; both answer in `answer`.
+  if (const requests::Format* f = options.format("question"); f && f->as_object) {
+    data["answer"] = formats::answer(made.document, made.extract, f->question.value_or(""));
+  }
+  if (const requests::Format* f = options.format("query"); f && f->as_object) {
+    data["answer"] = formats::answer(made.document, made.extract, f->prompt.value_or(""));
+  }
+  if (const requests::Format* f = options.format("highlights"); f && f->as_object) {
+    data["highlights"] = formats::highlights(made.document, made.extract, f->query.value_or(""));
+  }
+  if (options.wants("rawBase64")) data["rawBase64"] = base64_encode(made.document.raw_html());
+  // Formats the mock cannot make from a page without a browser or a model: accepted, as the
+  // service accepts them, and named in a `warning` instead of an answer that would be made up.
+  std::string not_made;
+  for (const char* name : {"audio", "video", "product", "menu"}) {
+    if (options.wants(name)) not_made += (not_made.empty() ? "" : ", ") + std::string(name);
+  }
+  if (!not_made.empty()) {
+    data["warning"] = "The mock does not produce these formats (they need the service's browser "
+                      "or models): " + not_made;
+  }
+  // redactPII: personal data in the text formats is replaced (formats/queries.hpp).
+  if (!options.redact_pii) return;
+  static const std::set<std::string> kText = {"markdown", "html", "summary", "answer",
+                                              "highlights"};
+  for (auto& [field, value] : data.items()) {
+    if (kText.count(field) != 0 && value.is_string()) {
+      value = formats::redact_pii(value.get<std::string>(), *options.redact_pii);
+    }
+  }
+}
+
+void Scraper::screenshot_format(const Made& made, json& data) const {
+  const auto wanted = made.options.screenshot();
+  if (!wanted) return;
+  if (no_screenshot_) {
+    // --inject-fault no-screenshot: the warning of an engine that cannot take screenshots.
+    data["warning"] =
+        "The engine used does not support the following features: screenshot -- your scrape may "
+        "be partial.";
+    return;
+  }
+  const bool mobile = made.options.mobile;
+  formats::ScreenshotOptions shot;
+  shot.viewport_width = mobile ? formats::kMobileWidth : formats::kDesktopWidth;
+  shot.viewport_height = mobile ? formats::kMobileHeight : formats::kDesktopHeight;
+  shot.full_page = wanted->full_page;
+  if (wanted->viewport) {
+    shot.viewport_width = static_cast<int>(wanted->viewport->width);
+    shot.viewport_height = static_cast<int>(wanted->viewport->height);
+  }
+  data["screenshot"] =
+      formats::data_uri_png(formats::screenshot_png(made.document, made.extract, shot));
+}
+
+json Scraper::track_changes(const Made& made, const requests::ChangeTrackingSpec& spec,
+                            const Team& team, const std::string& url, const Plan& plan,
+                            const json& data, std::chrono::system_clock::time_point now) {
+  formats::ChangeTrackingInput input;
+  input.team = team.id;
+  input.url = url;
+  const auto markdown = data.find("markdown");
+  input.markdown = markdown != data.end() && markdown->is_string() ? markdown->get<std::string>()
+                                                                   : std::string();
+  input.status_code = made.page.status_code;
+  input.store = !plan.zero_retention;
+  input.now = now;
+  input.tag = spec.tag;
+  input.modes = spec.modes;
+  if (std::find(input.modes.begin(), input.modes.end(), "json") != input.modes.end()) {
+    input.json = formats::extract(made.document, made.extract, spec.schema, spec.prompt);
+  }
+  return tracker_.track(input);
 }
 
 }  // namespace webdata::mock::scrape

@@ -15,8 +15,10 @@
 
 #include "core/clock.hpp"
 #include "core/teams.hpp"
+#include "core/url.hpp"
 #include "content/document.hpp"
 #include "formats/change_tracking.hpp"
+#include "requests/scrape_options.hpp"
 #include "scrape/scrape_store.hpp"
 #include "web/virtual_web.hpp"
 
@@ -27,6 +29,7 @@ struct Failure {
   int http_status = 500;
   std::string code;
   std::string message;
+  nlohmann::json details;  ///< A 400's issues (the option refused), in the service's shape.
 };
 
 /// What one scrape produced: a scrape document (specification 2.1) or a failure.
@@ -43,13 +46,6 @@ struct Outcome {
   /// timed out is due at its deadline. The epoch (default): due now.
   std::chrono::steady_clock::time_point ready_at{};
 };
-
-/// The format names a request asks for, v1 strings and v2 strings/objects alike.
-struct Formats {
-  std::vector<std::string> names;  ///< In request order, deduplicated.
-  bool has(const std::string& name) const;
-};
-Formats parse_formats(const nlohmann::json& formats);
 
 /// A page in the cache: the fetched answer, its parsed tree (made once, by the first scrape that
 /// needs it) and the renderings asked for so far. Shared by every hit (immutable answer; the tree
@@ -157,26 +153,24 @@ class Scraper {
  public:
   Scraper(const web::VirtualWeb& web, const Clock& clock);
 
-  /// Refusals that need no fetch: formats and options this mock does not offer, zero data
+  /// Refusals that need no fetch: what this mock cannot make (--inject-fault no-llm), zero data
   /// retention not enabled for the team, invalid CSS selectors. Run before any job is created.
-  std::optional<Failure> check(const nlohmann::json& options, const std::string& version,
-                               const Team& team) const;
+  std::optional<Failure> check(const requests::ScrapeOptions& options, const Team& team) const;
 
-  /// Scrapes `options["url"]`. `options` is a validated request body (or a job's scrape
-  /// options plus `url`) with the version's defaults applied.
+  /// Scrapes `url` with `options` (decoded from a request, so every default is in).
   /// Returns as soon as the scrape is made, without waiting for the pages' delays: the caller
   /// reveals it no sooner than `ready_at` (POST /scrape answers on a timer of the I/O thread,
   /// job pages wait in their engine's deferred queue; nothing sleeps: ADR 0015). The page cache
   /// does not serve a page before its `ready_at` either. `start` is when the scrape begins (the
   /// epoch: now); a scrape that follows another one of the same caller starts at its
   /// `ready_at`, so their delays add up as if each had waited for the one before.
-  Outcome scrape_deferred(const nlohmann::json& options, const std::string& version,
+  Outcome scrape_deferred(const requests::ScrapeOptions& options, const std::string& url,
                           const Team& team, std::chrono::steady_clock::time_point start = {});
-  /// Makes the v2 document of an uploaded file as scrape_deferred() makes one of a fetched page:
+  /// Makes the document of an uploaded file as scrape_deferred() makes one of a fetched page:
   /// the same formats, content options, PDF parsing and credits; nothing is fetched, read from
-  /// or stored in the cache. `options` is a validated parse options object (no `url`). Due at
-  /// `ready_at` when its actions navigated to slow pages.
-  Outcome scrape_upload(const nlohmann::json& options, const Upload& upload, const Team& team);
+  /// or stored in the cache. Due at `ready_at` when its actions navigated to slow pages.
+  Outcome scrape_upload(const requests::ScrapeOptions& options, const Upload& upload,
+                        const Team& team);
 
   PageCache& cache() { return cache_; }
   formats::ChangeTracker& change_tracker() { return tracker_; }
@@ -192,32 +186,69 @@ class Scraper {
   void set_conditions(const Conditions& conditions) { conditions_ = conditions; }
 
  private:
+  struct Plan;  // what the options decide before the fetch (scraper.cpp)
+  struct Got;   // the answer the formats are made from
+  struct Made;  // the parsed page and what its formats read
+
   /// A deferred fetch (the virtual web's delays are returned in `ready_at`, not slept) that
   /// starts at `start` (epoch: now).
-  web::FetchResult fetch(const nlohmann::json& options, const std::string& url,
+  web::FetchResult fetch(const requests::ScrapeOptions& options, const std::string& url,
                          const std::string& proxy, std::chrono::milliseconds timeout,
                          std::chrono::steady_clock::time_point start) const;
 
   /// What the conditions refuse before any fetch (scrape/conditions.cpp).
-  std::optional<Failure> refused_by_conditions(const nlohmann::json& options,
-                                               const std::string& version) const;
+  std::optional<Failure> refused_by_conditions(const requests::ScrapeOptions& options) const;
   /// The options a scrape runs with under the conditions; nullopt when they are unchanged.
-  std::optional<nlohmann::json> options_under_conditions(const nlohmann::json& options) const;
+  std::optional<requests::ScrapeOptions> options_under_conditions(
+      const requests::ScrapeOptions& options) const;
   /// The outcome in the service's words and as the conditions leave it.
-  void finish(Outcome& out, const std::string& version) const;
+  void as_deployed(Outcome& out, requests::Version version) const;
 
   /// scrape_deferred() and scrape_upload(): `upload` (when set) replaces the fetch and the cache.
-  Outcome scrape_page(const nlohmann::json& options, const std::string& version, const Team& team,
-                      const Upload* upload, std::chrono::steady_clock::time_point start);
+  Outcome scrape_page(const requests::ScrapeOptions& options, const std::string& url,
+                      const Team& team, const Upload* upload,
+                      std::chrono::steady_clock::time_point start);
+  /// Timeout, proxy, cache key and what may be read from or stored in the cache.
+  std::optional<Failure> make_plan(const requests::ScrapeOptions& options, const Url& url,
+                                   const Upload* upload, Plan& out) const;
+  /// The page: the upload, a cache hit, or a fetch; a failure when none answered.
+  std::optional<Failure> obtain(const requests::ScrapeOptions& options, const Plan& plan,
+                                const std::string& url, const Upload* upload,
+                                std::chrono::steady_clock::time_point start, Got& got,
+                                Outcome& out);
+  /// The fetch through the requested proxy (auto: basic, then enhanced when refused).
+  void fetch_with_proxy(const requests::ScrapeOptions& options, const Plan& plan,
+                        const std::string& url, std::chrono::steady_clock::time_point start,
+                        Got& got, Outcome& out) const;
+  /// The request's actions on `page`, which becomes the page they ended on.
+  std::optional<Failure> run_actions(const requests::ScrapeOptions& options, const Plan& plan,
+                                     const std::string& proxy_used,
+                                     const content::Options& extract, content::Page& page,
+                                     nlohmann::json& result, Outcome& out) const;
+  Outcome scrape_pdf(const requests::ScrapeOptions& options, const std::string& url,
+                     const Plan& plan, const Got& got, std::chrono::system_clock::time_point now);
+  Outcome scrape_html(const requests::ScrapeOptions& options, const std::string& url,
+                      const std::string& requested, const Team& team, const Plan& plan, Got& got,
+                      Outcome out);
+  /// markdown, html, rawHtml, links, images.
+  std::optional<Failure> text_formats(const Made& made, nlohmann::json& data, Outcome& out) const;
+  /// summary, json, deterministicJson, extract, branding, attributes and the answers.
+  std::optional<Failure> model_formats(const Made& made, nlohmann::json& data,
+                                       Outcome& out) const;
+  /// question/query, highlights, rawBase64, the formats not made, redactPII.
+  void answer_formats(const Made& made, nlohmann::json& data) const;
+  void screenshot_format(const Made& made, nlohmann::json& data) const;
+  nlohmann::json track_changes(const Made& made, const requests::ChangeTrackingSpec& spec,
+                               const Team& team, const std::string& url, const Plan& plan,
+                               const nlohmann::json& data,
+                               std::chrono::system_clock::time_point now);
+  /// The outcome with its document: `data` and the page's `metadata`, with what every
+  /// document's metadata says about the scrape itself.
+  Outcome finish(Outcome out, nlohmann::json data, nlohmann::json metadata, const std::string& url,
+                 const content::Page& page, const Got& got) const;
 
   const web::VirtualWeb& web_;
   const Clock& clock_;
-  Outcome scrape_pdf(const nlohmann::json& options, const std::string& version,
-                     const std::string& url, const web::FetchResult& fetched,
-                     const std::string& proxy_used, bool hit,
-                     std::chrono::system_clock::time_point cached_at,
-                     std::chrono::system_clock::time_point now, const std::string& key, bool store);
-
   PageCache cache_;
   formats::ChangeTracker tracker_;  ///< previous scrapes per team + URL + tag
   ScrapeStore results_;

@@ -48,11 +48,11 @@ const char* thread_run_status(const AgentProgress& progress) {
 
 /// The exchange summary of a status or thread run (AgentExchangeSummary): what the run was set
 /// to, and what it did with it. The mock calls no toolkit, so no paid call and no credit.
-json exchange_summary(const json& exchange) {
-  json summary = {{"enabled", exchange.value("enabled", false)}};
-  for (const char* key : {"toolkits", "requireApproval", "onTermsRequired"}) {
-    if (exchange.contains(key)) summary[key] = exchange.at(key);
-  }
+json exchange_summary(const requests::AgentExchange& exchange) {
+  json summary = {{"enabled", exchange.enabled.value_or(false)}};
+  if (exchange.toolkits) summary["toolkits"] = *exchange.toolkits;
+  if (exchange.require_approval) summary["requireApproval"] = *exchange.require_approval;
+  if (exchange.on_terms_required) summary["onTermsRequired"] = *exchange.on_terms_required;
   summary["paidCalls"] = 0;
   summary["creditsUsed"] = 0;
   return summary;
@@ -101,7 +101,7 @@ AgentEngine::Started AgentEngine::create(const Team& team, AgentSpec spec) {
     it = thread_expired(it->second, now) ? threads_.erase(it) : std::next(it);
   }
   AgentThread* thread = nullptr;
-  json inherited_exchange;
+  std::optional<requests::AgentExchange> inherited_exchange;
   if (spec.thread_id) {
     const auto it = threads_.find(*spec.thread_id);
     if (it == threads_.end() || it->second.team_id != team.id) {
@@ -142,15 +142,10 @@ AgentEngine::Started AgentEngine::create(const Team& team, AgentSpec spec) {
   job->integration = std::move(spec.integration);
   job->webhook = std::move(spec.webhook);
   job->agent_id = uuid4();
-  json exchange = inherited_exchange;
-  if (spec.exchange.is_object()) {
-    if (!exchange.is_object()) exchange = json::object();
-    for (const char* key :
-         {"enabled", "toolkits", "requireApproval", "onTermsRequired", "maxCalls"}) {
-      if (spec.exchange.contains(key)) exchange[key] = spec.exchange.at(key);
-    }
+  job->exchange = inherited_exchange;
+  if (spec.exchange) {
+    job->exchange = inherited_exchange.value_or(requests::AgentExchange{}).updated_by(*spec.exchange);
   }
-  job->exchange = std::move(exchange);
   job->thread_id = thread->id;
   thread->runs.push_back(job);
   job->thread_turn = static_cast<std::int64_t>(thread->runs.size());
@@ -263,7 +258,7 @@ json AgentEngine::status_body(const AgentJob& job) const {
   if (progress->state == AgentState::completed && job.mode != "chat") body["data"] = progress->data;
   if (progress->message) body["message"] = *progress->message;
   if (job.effort) body["effort"] = *job.effort;
-  if (job.exchange.is_object()) body["exchange"] = exchange_summary(job.exchange);
+  if (job.exchange) body["exchange"] = exchange_summary(*job.exchange);
   if (progress->error) body["error"] = *progress->error;
   if (progress->stop_reason) body["stopReason"] = *progress->stop_reason;
   return body;
@@ -303,7 +298,7 @@ json AgentEngine::thread_run(const AgentJob& job, bool include_data) const {
               {"message", progress->message ? json(*progress->message) : json(nullptr)},
               {"suggestions", nullptr},
               {"pendingApproval", nullptr},
-              {"exchange", job.exchange.is_object() ? exchange_summary(job.exchange)
+              {"exchange", job.exchange ? exchange_summary(*job.exchange)
                                                     : json(nullptr)}};
   if (!job.request.urls.empty()) run["urls"] = job.request.urls;
   if (!job.request.schema.is_null()) run["schema"] = job.request.schema;

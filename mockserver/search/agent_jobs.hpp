@@ -50,7 +50,7 @@ struct AgentSpec {
   std::optional<std::string> effort;
   std::string mode = "extract";          ///< "extract" or "chat".
   std::optional<std::string> thread_id;  ///< Continue this thread (else a new one).
-  nlohmann::json exchange;               ///< The request's `exchange` object, or null.
+  std::optional<requests::AgentExchange> exchange;  ///< The request's `exchange`, if any.
   nlohmann::json webhook;                ///< The request's `webhook` field, or null.
   std::string origin = "api";
   std::optional<std::string> integration;
@@ -69,9 +69,9 @@ struct AgentJob : Guarded<AgentProgress> {
   std::optional<std::string> integration;
   std::string thread_id;
   std::int64_t thread_turn = 1;
-  /// The exchange settings after thread inheritance ({enabled, toolkits?, requireApproval?,
-  /// onTermsRequired?, maxCalls?}), or null when neither this run nor its thread asked for any.
-  nlohmann::json exchange;
+  /// The exchange settings after thread inheritance, or none when neither this run nor its
+  /// thread asked for any.
+  std::optional<requests::AgentExchange> exchange;
   nlohmann::json webhook;
   std::chrono::system_clock::time_point created_at;
   std::string agent_id;  ///< The trace's orchestrator identity.

@@ -184,6 +184,60 @@ std::shared_ptr<const Index> SearchService::build(const std::string& language) c
   return std::make_shared<const Index>(std::move(pages));
 }
 
+const Index& SearchAnswer::index_of(const std::string& source) const {
+  const auto it = indexes.find(source);
+  return it != indexes.end() && it->second ? *it->second : *index;
+}
+
+namespace {
+
+/// The search engine's duplicate filter: a hit whose page title and snippet an earlier hit had.
+void drop_repeats(std::vector<Hit>& hits, const Index& idx) {
+  std::set<std::pair<std::string, std::string>> seen;
+  hits.erase(std::remove_if(hits.begin(), hits.end(),
+                            [&](const Hit& hit) {
+                              return !seen.emplace(idx.page(hit.doc).title, hit.snippet).second;
+                            }),
+             hits.end());
+}
+
+}  // namespace
+
+std::optional<SearchError> SearchService::search(const requests::SearchRequest& request,
+                                                 SearchAnswer& answer) {
+  for (const std::string& source : request.source_names()) {
+    const requests::SourceSettings settings = request.settings_for(source);
+    SearchRequest one;
+    one.query = request.query;
+    one.sources = {source};
+    if (source == "web") one.categories = request.category_names();
+    one.include_domains = request.include_hosts();
+    one.exclude_domains = request.exclude_hosts();
+    one.tbs = settings.tbs;
+    one.language = settings.lang;
+    one.country = settings.country;
+    one.location = settings.location;
+    SearchAnswer part;
+    if (auto error = search(one, part)) return error;
+    if (settings.filter == "1") {
+      drop_repeats(part.web, *part.index);
+      drop_repeats(part.news, *part.index);
+    }
+    answer.index = part.index;
+    answer.indexes[source] = part.index;
+    for (auto& hit : part.web) answer.web.push_back(std::move(hit));
+    for (auto& hit : part.news) answer.news.push_back(std::move(hit));
+    for (auto& hit : part.images) answer.images.push_back(std::move(hit));
+    for (auto& warning : part.warnings) {
+      if (std::find(answer.warnings.begin(), answer.warnings.end(), warning) ==
+          answer.warnings.end()) {
+        answer.warnings.push_back(std::move(warning));
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<SearchError> SearchService::search(const SearchRequest& request,
                                                  SearchAnswer& answer) {
   const auto now = clock_.now();

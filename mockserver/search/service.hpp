@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/clock.hpp"
+#include "requests/requests.hpp"
 #include "search/index.hpp"
 #include "search/image_size.hpp"
 #include "search/query.hpp"
@@ -20,7 +21,8 @@
 
 namespace webdata::mock::search {
 
-/// A search as the service runs it (specification 4.3, v1 and v2 fields alike).
+/// One query over one edition of the index: a source's search with its settings
+/// (requests::SourceSettings).
 struct SearchRequest {
   std::string query;
   std::vector<std::string> sources{"web"};  ///< web | images | news
@@ -32,7 +34,7 @@ struct SearchRequest {
   std::string tbs;                          ///< qdr:h|d|w|m|y[N] or cdr:1,cd_min:..,cd_max:..
   std::string location;                     ///< "Germany", "Berlin,Berlin,Germany"
   std::string country;                      ///< ISO code ("DE"); v2 default US
-  std::string language;                     ///< v1 `lang`
+  std::string language;                     ///< `lang`
 };
 
 /// One ranked page; `doc` indexes the answer's index.
@@ -53,11 +55,16 @@ struct ImageHit {
 /// Every match, best first, before `limit` and validity filtering (the caller cuts, so that
 /// dropping invalid URLs can still fill the limit).
 struct SearchAnswer {
-  std::shared_ptr<const Index> index;
+  std::shared_ptr<const Index> index;  ///< Of a single query (search(const SearchRequest&)).
+  /// Per source, the edition its hits index into (search(const requests::SearchRequest&)).
+  std::map<std::string, std::shared_ptr<const Index>> indexes;
   std::vector<Hit> web;
   std::vector<Hit> news;
   std::vector<ImageHit> images;
   std::vector<std::string> warnings;
+
+  /// The index `source`'s hits point into.
+  const Index& index_of(const std::string& source) const;
 };
 
 /// A request the service refuses (400): the field and what is wrong.
@@ -93,6 +100,11 @@ class SearchService {
 
   /// Runs a query: parse, filter, rank, per source. An error for an unusable `tbs`.
   std::optional<SearchError> search(const SearchRequest& request, SearchAnswer& answer);
+  /// A search request: its query once per source it asks for, each with that source's settings
+  /// (its own, else those it inherits from the request, as the service's sources do). A source
+  /// with `filter` "1" leaves out a result repeating an earlier one's title and snippet (the
+  /// search engine's duplicate filter).
+  std::optional<SearchError> search(const requests::SearchRequest& request, SearchAnswer& answer);
 
   /// Reads the best pages for the prompt (or the given URLs) and answers from them:
   /// agent_answer(request, agent_pages(request)).

@@ -71,7 +71,11 @@ TEST_CASE("schema violations answer 400 with field-level details", "[api][valida
     const auto& issue = r.body["details"][0];
     CHECK(issue["code"] == "unrecognized_keys");
     CHECK(issue["keys"] == json::array({"bogus"}));
-    CHECK(r.body["error"].get<std::string>().find("bogus") != std::string::npos);
+    CHECK(r.body["error"] == "Bad Request");
+    CHECK(r.body["hint"].get<std::string>().find("bogus") != std::string::npos);
+    CHECK(r.body["details"][0]["message"] ==
+          "Unrecognized key in body -- please review the v2 API documentation for request body "
+          "changes");
   }
   SECTION("wrong type names the path") {
     const auto r = api.post("/v2/scrape", {{"url", "https://a.test/"}, {"timeout", "soon"}});
@@ -156,6 +160,8 @@ TEST_CASE("idempotency keys are UUIDs used once per team", "[api][idempotency]")
   CHECK(again.body["error"] == "Idempotency key already used");
   const auto bad = api.post("/v2/scrape", kMinimalScrape, {{"x-idempotency-key", "not-a-uuid"}});
   CHECK(bad.status == 400);
+  CHECK(bad.body["details"][0]["path"] == json::array({"x-idempotency-key"}));
+  CHECK(bad.body["details"][0]["validation"] == "uuid");
 
   SECTION("a key is forgotten after 24 hours") {
     ApiClient admin(mock.url());

@@ -63,7 +63,8 @@ void check_rule(const ApiReply& reply, const std::string& message, const json& p
   CHECK(issue["code"] == "custom");
   CHECK(issue["message"] == message);
   CHECK(issue["path"] == path);
-  CHECK(reply.body["error"].get<std::string>().find(message) != std::string::npos);
+  CHECK(reply.body["error"] == "Bad Request");
+  CHECK(reply.body["hint"].get<std::string>().find(message) != std::string::npos);
 }
 
 }  // namespace
@@ -76,7 +77,8 @@ TEST_CASE_METHOD(Fixture, "a body not sent as application/json is refused", "[fi
     CHECK(reply.status == 400);
     CHECK(reply.body["code"] == "BAD_REQUEST");
     CHECK(reply.body["details"][0]["code"] == "custom");
-    CHECK(reply.body["error"].get<std::string>().find("application/json") != std::string::npos);
+    CHECK(reply.body["error"] == "Bad Request");
+    CHECK(reply.body["hint"].get<std::string>().find("application/json") != std::string::npos);
   }
   // Parameters of the media type are fine, and so is the case of its name.
   CHECK(api.post_text("/v2/scrape", body, {{"Content-Type", "Application/JSON; charset=utf-8"}})
@@ -126,16 +128,17 @@ TEST_CASE_METHOD(Fixture, "cross-field rules of scrape options", "[fidelity][val
   check_rule(api.post("/v2/scrape", {{"url", url}, {"formats", {"changeTracking"}}}),
              "The changeTracking format requires the markdown format to be specified as well",
              {"formats"});
-  // v1: json / extract formats and their options come together.
+  // v1: json / extract formats and their options come together (the service reports it at the
+  // options object: the body's root).
   const std::string pair_message =
       "When 'extract' or 'json' format is specified, corresponding options must be provided, "
       "and vice versa";
   check_rule(api.post("/v1/scrape", {{"url", url}, {"formats", {"json"}}}), pair_message,
-             {"formats"});
+             json::array());
   check_rule(api.post("/v1/scrape", {{"url", url}, {"jsonOptions", {{"prompt", "price"}}}}),
-             pair_message, {"formats"});
+             pair_message, json::array());
   check_rule(api.post("/v1/scrape", {{"url", url}, {"formats", {"extract"}}}), pair_message,
-             {"formats"});
+             json::array());
   // The same rules hold inside crawl and search scrapeOptions, and on batch scrape.
   check_rule(api.post("/v2/crawl", {{"url", url},
                                     {"scrapeOptions", {{"formats", {"changeTracking"}}}}}),
@@ -143,7 +146,7 @@ TEST_CASE_METHOD(Fixture, "cross-field rules of scrape options", "[fidelity][val
              {"scrapeOptions", "formats"});
   check_rule(api.post("/v1/search", {{"query", "desk"},
                                      {"scrapeOptions", {{"formats", {"json"}}}}}),
-             pair_message, {"scrapeOptions", "formats"});
+             pair_message, {"scrapeOptions"});
   check_rule(api.post("/v2/batch/scrape", {{"urls", {url}}, {"waitFor", 8000}, {"timeout", 10000}}),
              "waitFor must not exceed half of timeout", {"waitFor"});
 }

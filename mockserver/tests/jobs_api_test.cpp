@@ -244,9 +244,13 @@ TEST_CASE_METHOD(SiteFixture, "status: unknown ids, other teams, bad paging para
   CHECK(r.body["error"] == "Job not found");
   const auto started = api.post("/v2/crawl", {{"url", "http://site.test/"}});
   const std::string id = started.body["id"];
-  CHECK(api.get("/v2/crawl/" + id + "?skip=-1").status == 400);
+  const auto skip = api.get("/v2/crawl/" + id + "?skip=-1");
+  CHECK(skip.status == 400);
+  CHECK(skip.body["details"][0]["path"] == json::array({"skip"}));
   CHECK(api.get("/v2/crawl/" + id + "?skip=abc").status == 400);
-  CHECK(api.get("/v2/crawl/" + id + "?limit=0").status == 400);
+  const auto limit = api.get("/v2/crawl/" + id + "?limit=0");
+  CHECK(limit.status == 400);
+  CHECK(limit.body["details"][0]["path"] == json::array({"limit"}));
   CHECK(api.get("/v2/crawl/" + id + "?limit=1001").status == 400);
   CHECK(api.get("/v2/batch/scrape/" + id).status == 404);  // a crawl is not a batch
 }
@@ -310,8 +314,11 @@ TEST_CASE_METHOD(SiteFixture, "batch scrape: invalid URLs both ways, v1 and v2",
 
   const auto strict = api.post("/v2/batch/scrape", {{"urls", urls}, {"ignoreInvalidURLs", false}});
   CHECK(strict.status == 400);
-  CHECK(strict.body["error"].get<std::string>().find("not a url") != std::string::npos);
-  CHECK(strict.body["details"].size() == 2);
+  CHECK(strict.body["error"] == "Bad Request");
+  CHECK(strict.body["hint"].get<std::string>().find("urls.1") != std::string::npos);
+  std::set<json> paths;
+  for (const auto& issue : strict.body["details"]) paths.insert(issue["path"]);
+  CHECK(paths == std::set<json>{json({"urls", 1}), json({"urls", 2})});
 
   // v1 defaults to refusing invalid URLs, and leaves invalidURLs out when it does not ignore.
   CHECK(api.post("/v1/batch/scrape", {{"urls", urls}}).status == 400);

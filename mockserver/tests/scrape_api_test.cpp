@@ -402,7 +402,8 @@ TEST_CASE_METHOD(ScrapeFixture, "a failing action fails the scrape with SCRAPE_A
   const auto too_many =
       api.post("/v2/scrape", {{"url", "http://shop.test/desk"}, {"actions", many}});
   CHECK(too_many.status == 400);
-  CHECK(too_many.body["error"].get<std::string>().find("at most 50") != std::string::npos);
+  CHECK(too_many.body["details"][0]["message"] == "Number of actions cannot exceed 50");
+  CHECK(too_many.body["details"][0]["path"] == json({"actions"}));
 }
 
 TEST_CASE_METHOD(ScrapeFixture, "a mobile scrape takes action screenshots at 390 px",

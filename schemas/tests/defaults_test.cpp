@@ -72,7 +72,9 @@ TEST_CASE("defaults reach nested objects and array items", "[defaults]") {
   const json plain_hook =
       fill("v2/crawl.request", {{"url", "https://a.example"}, {"webhook", "https://hook.example"}});
   CHECK(plain_hook["webhook"] == "https://hook.example");
-  CHECK_FALSE(plain_hook.contains("scrapeOptions"));
+  // A crawl without scrapeOptions scrapes with every default, as the service's `{}` default.
+  CHECK(plain_hook["scrapeOptions"]["maxAge"] == 172800000);
+  CHECK(plain_hook["scrapeOptions"]["formats"] == json{"markdown"});
 
   const json v1_crawl =
       fill("v1/crawl.request", {{"url", "https://a.example"}, {"scrapeOptions", json::object()}});

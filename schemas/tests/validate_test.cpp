@@ -167,7 +167,10 @@ TEST_CASE("limits give too_big and too_small", "[validate]") {
   const auto small = check("v2/search.request", {{"query", "q"}, {"limit", 0}});
   REQUIRE(small.size() == 1);
   CHECK(small[0].code == "too_small");
-  CHECK(small[0].extra["minimum"] == 1);
+  // The service's Zod `positive()`: greater than 0, not at least 1.
+  CHECK(small[0].extra["minimum"] == 0);
+  CHECK(small[0].extra["inclusive"] == false);
+  CHECK(small[0].text == "Number must be greater than 0");
   CHECK(small[0].path == json{"limit"});
   CHECK(check("v2/search.request", {{"query", "q"}, {"limit", 101}})[0].code == "too_big");
   CHECK(check("v2/search.request", {{"query", "q"}, {"limit", 100}}).empty());

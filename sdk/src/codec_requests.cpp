@@ -326,6 +326,8 @@ void search_fields(IO& io, S& s) {
   io("query", s.query);
   io("limit", s.limit);
   io("tbs", s.tbs);
+  io("filter", s.filter);
+  io("lang", s.lang);
   io("location", s.location);
   io("country", s.country);
   io("timeout", s.timeout);
@@ -568,12 +570,10 @@ json encode(const v1::CrawlRequest& v) {
 void decode(const json& j, v1::SearchRequest& out, const Path& p) {
   Reader r(j, p);
   search_fields(r, out);
-  r("lang", out.lang);
 }
 json encode(const v1::SearchRequest& v) {
   Writer w;
   search_fields(w, v);
-  w("lang", v.lang);
   return std::move(w.out);
 }
 

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <webdata/contract/schemas.hpp>
 
+#include "schema_instances.hpp"
 #include "webdata/webdata.hpp"
 
 using nlohmann::json;
@@ -224,91 +225,6 @@ const std::map<std::string, Binding>& bindings() {
   }();
   return map;
 }
-
-// A value of `node` with every property present: the most a deployment could send.
-class MaximalInstance {
- public:
-  json of(const std::string& schema) { return gen(schema, schemas().document(schema), 0); }
-
- private:
-  std::pair<std::string, const json*> resolve(const std::string& base, const std::string& ref) {
-    const auto hash = ref.find('#');
-    std::string file = ref.substr(0, hash);
-    std::string doc = base;
-    if (!file.empty()) {
-      fs::path p = fs::path(base).parent_path() / file;
-      doc = p.lexically_normal().generic_string();
-      if (doc.size() > 5 && doc.substr(doc.size() - 5) == ".json") doc.resize(doc.size() - 5);
-    }
-    const json& root = schemas().document(doc);
-    const std::string pointer = hash == std::string::npos ? "" : ref.substr(hash + 1);
-    return {doc, pointer.empty() ? &root : &root.at(json::json_pointer(pointer))};
-  }
-
-  static bool objectish(const json& node) {
-    return node.contains("properties") || node.value("type", json()) == "object";
-  }
-
-  json gen(const std::string& base, const json& node, int depth) {
-    if (depth > 12) return json::object();
-    if (node.contains("$ref")) {
-      auto [doc, target] = resolve(base, node["$ref"].get<std::string>());
-      return gen(doc, *target, depth + 1);
-    }
-    if (node.contains("allOf")) {
-      json out = json::object();
-      for (const auto& part : node["allOf"]) out.update(gen(base, part, depth + 1));
-      if (node.contains("properties")) out.update(object(base, node, depth));
-      return out;
-    }
-    // An object with its own properties: anyOf/oneOf only add constraints (e.g. the wait
-    // action's "milliseconds or selector"), and every property is wanted anyway.
-    if (node.contains("properties")) return object(base, node, depth);
-    for (const char* key : {"anyOf", "oneOf"}) {
-      if (!node.contains(key)) continue;
-      const json* pick = &node[key][0];
-      for (const auto& option : node[key]) {
-        const json* resolved = &option;
-        std::string doc = base;
-        if (option.contains("$ref")) std::tie(doc, resolved) = resolve(base, option["$ref"]);
-        if (objectish(*resolved)) {
-          pick = &option;
-          break;
-        }
-      }
-      return gen(base, *pick, depth + 1);
-    }
-    if (node.contains("enum")) return node["enum"][0];
-    json type = node.value("type", json());
-    if (type.is_array()) type = type[0];
-    if (type.is_null() && node.contains("properties")) type = "object";
-    if (type == "string") {
-      if (node.value("format", "") == "date-time") return "2025-01-01T00:00:00Z";
-      if (node.contains("pattern")) return "US";
-      return node.value("format", "") == "uri" ? "https://site.test/" : "text";
-    }
-    if (type == "integer") return node.value("minimum", 1);
-    if (type == "number") return 1.5;
-    if (type == "boolean") return true;
-    if (type == "array") {
-      return node.contains("items") ? json::array({gen(base, node["items"], depth + 1)})
-                                    : json::array();
-    }
-    if (type == "object") return object(base, node, depth);
-    return "any";
-  }
-
-  json object(const std::string& base, const json& node, int depth) {
-    json out = json::object();
-    if (node.contains("properties")) {
-      for (const auto& [key, sub] : node["properties"].items())
-        out[key] = gen(base, sub, depth + 1);
-    } else if (node.contains("additionalProperties") && node["additionalProperties"].is_object()) {
-      out["key"] = gen(base, node["additionalProperties"], depth + 1);
-    }
-    return out;
-  }
-};
 
 // Examples of accepted alternative forms that the SDK writes canonically: the wrapped errors
 // object, `{type}` objects for sources/categories, a webhook object holding only `url`.
@@ -631,10 +547,10 @@ TEST_CASE("every valid schema example reads into the SDK models and round-trips"
 }
 
 TEST_CASE("no drift: every schema property has a model field", "[contract]") {
-  MaximalInstance maximal;
+  webdata::testing::SchemaInstances instances;
   for (const auto& [schema, binding] : bindings()) {
     INFO(schema);
-    json instance = maximal.of(schema);
+    json instance = instances.maximal(schema);
     if (schema == "v1/scrape.response" || schema == "v2/scrape.response") {
       REQUIRE(instance.contains("data"));
     }

@@ -600,3 +600,67 @@ TEST_CASE("concurrent searches share one index, also across a rebuild", "[search
   CHECK(web_urls(search(api, {{"query", "heron"}})) ==
         std::vector<std::string>{"https://threads.news.test/heron"});
 }
+
+TEST_CASE("source objects search with their own settings and inherit the request's",
+          "[search][sources]") {
+  const auto api = shared_api();
+  // The web source narrows to October 2026; news inherits the request's wider range.
+  const json dated = search(
+      api, {{"query", "site:news.example.test"},
+            {"tbs", "cdr:1,cd_min:09/01/2026"},
+            {"sources", {{{"type", "web"}, {"tbs", "cdr:1,cd_min:10/01/2026,cd_max:10/31/2026"}},
+                         {{"type", "news"}}}},
+            {"limit", 100}});
+  CHECK(web_urls(dated) == std::vector<std::string>{kRiver});
+  const auto news = urls(dated["data"]["news"]);
+  CHECK(has(news, kRiver));
+  CHECK(has(news, kBridge));
+
+  // A source's lang picks its edition; the request's lang does for sources without one.
+  const std::string trail = "https://travel.example.org/trails/rota-vicentina";
+  auto first_title = [&](json request) {
+    const json web = search(api, std::move(request))["data"]["web"];
+    REQUIRE(!web.empty());
+    REQUIRE(web[0]["url"] == trail);
+    return web[0]["title"].get<std::string>();
+  };
+  CHECK(first_title({{"query", "rota vicentina"}, {"sources", {{{"type", "web"}, {"lang", "de"}}}}})
+            .find("Wandern") != std::string::npos);
+  CHECK(first_title({{"query", "rota vicentina"}, {"lang", "de"}}).find("Wandern") !=
+        std::string::npos);
+  CHECK(first_title({{"query", "rota vicentina"}, {"lang", "fr"}, {"sources", {{{"type", "web"}, {"lang", "de"}}}}})
+            .find("Wandern") != std::string::npos);
+
+  // Images inherit nothing: a date range that leaves no web result leaves the images.
+  const json old = search(api, {{"query", "solar"},
+                                {"tbs", "cdr:1,cd_max:01/01/2000"},
+                                {"sources", {"web", "images"}}});
+  CHECK(old["data"]["web"].empty());
+  CHECK_FALSE(old["data"]["images"].empty());
+
+  // Strings and objects are not mixed; object sources are strict.
+  CHECK(api.post("/v2/search", {{"query", "river"}, {"sources", {"web", {{"type", "news"}}}}})
+            .status == 400);
+  CHECK(api.post("/v2/search", {{"query", "river"}, {"sources", {{{"type", "images"}, {"tbs", "qdr:d"}}}}})
+            .status == 400);
+}
+
+TEST_CASE("filter \"1\" leaves out a result repeating another one", "[search][filter]") {
+  RunningMock mock;
+  ApiClient api(mock.url());
+  const std::string page =
+      "<html lang=\"en\"><head><title>Quokka facts</title></head><body><main><h1>Quokka facts"
+      "</h1><p>The quokka is a small marsupial that lives on Rottnest Island near Perth.</p>"
+      "</main></body></html>";
+  for (const char* host : {"mirror-a.example.test", "mirror-b.example.test"}) {
+    REQUIRE(api.post("/__admin/mappings", page_mapping(host, "/quokka", page)).status == 201);
+  }
+  CHECK(web_urls(search(api, {{"query", "quokka marsupial"}})).size() == 2);
+  CHECK(web_urls(search(api, {{"query", "quokka marsupial"}, {"filter", "0"}})).size() == 2);
+  CHECK(web_urls(search(api, {{"query", "quokka marsupial"}, {"filter", "1"}})).size() == 1);
+  CHECK(web_urls(search(
+                     api, {{"query", "quokka marsupial"},
+                           {"sources", {{{"type", "web"}, {"filter", "1"}}}}}))
+            .size() == 1);
+  CHECK(search(api, {{"query", "quokka marsupial"}, {"filter", "1"}}, "v1")["data"].size() == 1);
+}

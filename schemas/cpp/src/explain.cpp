@@ -227,7 +227,10 @@ class Explainer {
     }
     return make_issue(
         too_small ? "too_small" : "too_big", path, text,
-        {{too_small ? "minimum" : "maximum", limit}, {"type", kind}, {"inclusive", inclusive}});
+        {{too_small ? "minimum" : "maximum", limit},
+         {"type", kind},
+         {"inclusive", inclusive},
+         {"exact", false}});
   }
 
   static void check_string(const json& s, const std::string& text, const json& path,
@@ -577,6 +580,7 @@ Issue make_issue(std::string code, nlohmann::json path, const std::string& text,
   Issue issue;
   issue.code = std::move(code);
   issue.message = path.empty() ? text : path_to_string(path) + ": " + text;
+  issue.text = text;
   issue.path = std::move(path);
   issue.extra = std::move(extra);
   return issue;

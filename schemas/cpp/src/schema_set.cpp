@@ -204,6 +204,24 @@ std::vector<Issue> SchemaSet::validate(const std::string& name, const nlohmann::
   return issues;
 }
 
+std::optional<std::string> schema_problem(const nlohmann::json& schema) {
+  if (!schema.is_object() && !schema.is_boolean()) return std::string("a schema is an object");
+  // A user's schema reaches nothing outside itself: a $ref to another document is refused.
+  valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
+  valijson::Schema compiled;
+  const auto fetch = [](const std::string& uri) -> const json* {
+    throw std::runtime_error("$ref to another document ('" + uri + "') is not supported");
+  };
+  const auto release = [](const json*) {};
+  try {
+    parser.populateSchema(valijson::adapters::NlohmannJsonAdapter(schema), compiled, fetch,
+                          release);
+  } catch (const std::exception& e) {
+    return std::string(e.what());
+  }
+  return std::nullopt;
+}
+
 nlohmann::json SchemaSet::with_defaults(const std::string& name, nlohmann::json value) const {
   if (!has(name)) throw std::invalid_argument("unknown schema '" + name + "'");
   detail::fill_defaults(impl_->docs, name, value);

@@ -38,6 +38,8 @@ struct SearchRequest {
   std::optional<std::vector<SearchSource>> sources;  ///< default {web}
   std::optional<std::vector<SearchCategory>> categories;
   std::optional<std::string> tbs;       ///< "qdr:d", or "cdr:1,cd_min:MM/DD/YYYY,cd_max:..."
+  std::optional<std::string> filter;    ///< "1" leaves out results repeating another one
+  std::optional<std::string> lang;      ///< language of web and news results, default "en"
   std::optional<std::string> location;  ///< e.g. "Berlin,Germany"
   std::optional<std::string> country;   ///< ISO code, default US
   std::optional<std::chrono::milliseconds> timeout;  ///< default 60 s

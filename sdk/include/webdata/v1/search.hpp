@@ -15,6 +15,7 @@ struct SearchRequest {
   std::string query;
   std::optional<int> limit;
   std::optional<std::string> tbs;
+  std::optional<std::string> filter;
   std::optional<std::string> lang;
   std::optional<std::string> country;
   std::optional<std::string> location;

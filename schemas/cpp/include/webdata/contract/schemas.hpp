@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct Issue {
   nlohmann::json path = nlohmann::json::array();
   /// Human text; starts with the dotted path ("formats.0.type: ...") unless the path is empty.
   std::string message;
+  /// The same text without the path, worded as the service's validator (Zod 3) words it
+  /// ("Expected string, received number").
+  std::string text;
   /// Code-specific fields: expected/received, keys, options/received, maximum or minimum (with
   /// type and inclusive), validation/pattern.
   nlohmann::json extra = nlohmann::json::object();
@@ -31,6 +35,10 @@ struct Issue {
   /// `{"code", "path", "message"}` with the fields of `extra` merged in.
   nlohmann::json to_json() const;
 };
+
+/// Why `schema` (a JSON Schema a request carries, such as an agent's `schema`) cannot be used:
+/// what the validator's schema reader refused, or nullopt when it reads it.
+std::optional<std::string> schema_problem(const nlohmann::json& schema);
 
 /// Every schema of the contract, each compiled once. Immutable after construction, so one set can
 /// be shared by any number of threads; copies share the compiled schemas.
