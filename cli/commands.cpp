@@ -97,6 +97,10 @@ int exit_code_for(const Error& e) {
     case ErrorKind::kParse: return kBadAnswer;
     case ErrorKind::kCancelled: return kTimeout;
     case ErrorKind::kInvalidArgument: return kUsage;
+    // A route the deployment lacks (an HTML 404) or a proxy's error page is an error status; a
+    // 2xx answer that is not JSON is not what the API promises.
+    case ErrorKind::kNotJson:
+      return e.http_status >= 200 && e.http_status < 300 ? kBadAnswer : kApiError;
   }
   return kApiError;
 }
@@ -305,7 +309,11 @@ int follow_documents(Context& c, const Job& job, const std::string& kind, std::s
       if (last->expires_at) {
         c.out << ",\n \"expiresAt\": " << Json::string(last->expires_at->text()).text();
       }
-      if (auto why = job_error(*last)) c.out << ",\n \"error\": " << Json::string(*why).text();
+      if (last->error) {
+        c.out << ",\n \"error\": " << Json::string(*last->error).text();
+      } else if (const auto raw = last->extras.find("error"); raw != last->extras.end()) {
+        c.out << ",\n \"error\": " << raw->second.text();  // as the service sent it
+      }
     }
     c.out << "\n}\n";
   }
@@ -956,7 +964,7 @@ int extract_ended(Context& c, const std::string& id, const ExtractResult& r, boo
   }
   if (r.status == "completed") return kOk;
   c.err << "webdata: extract " << id << " ended " << r.status;
-  if (r.error) c.err << ": " << *r.error;
+  if (auto why = extract_error(r)) c.err << ": " << *why;
   c.err << "\n";
   return kJobNotCompleted;
 }

@@ -222,7 +222,7 @@ void render_extract_status(std::ostream& out, const std::string& id, const Extra
   out << "extract " << id << ": " << result.status << ", " << result.credits_used << " credits";
   if (result.tokens_used) out << ", " << *result.tokens_used << " tokens";
   if (result.expires_at) out << ", expires " << *result.expires_at;
-  if (result.error) out << "\nerror: " << *result.error;
+  if (auto why = extract_error(result)) out << "\nerror: " << *why;
   out << "\n";
   if (result.status == "completed") {
     out << "\n";
@@ -230,13 +230,30 @@ void render_extract_status(std::ostream& out, const std::string& id, const Extra
   }
 }
 
+namespace {
+
+std::optional<std::string> failure_reason(const std::optional<std::string>& error,
+                                          const Extras& extras, const std::string& state) {
+  if (error && !error->empty()) return error;
+  // An `error` that is not a string stays in extras (the SDK's tolerant reading).
+  const auto raw = extras.find("error");
+  if (raw != extras.end() && !raw->second.is_null() && !raw->second.is_string()) {
+    std::string text = raw->second.text();
+    if (text.size() > 120) text = text.substr(0, 117) + "...";
+    return "the service gave no reason (\"error\": " + text + ")";
+  }
+  if (state == "failed") return std::string("the service gave no reason");
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<std::string> job_error(const JobStatus& status) {
-  // The status's `error` is not a typed field of JobStatus yet; the SDK keeps it in `extras`.
-  const auto it = status.extras.find("error");
-  if (it == status.extras.end()) return std::nullopt;
-  auto text = it->second.as_string();
-  if (!text || text->empty()) return std::nullopt;
-  return text;
+  return failure_reason(status.error, status.extras, status.status.value());
+}
+
+std::optional<std::string> extract_error(const ExtractResult& result) {
+  return failure_reason(result.error, result.extras, result.status);
 }
 
 }  // namespace webdata::cli

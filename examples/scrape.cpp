@@ -6,7 +6,7 @@
 #include <iostream>
 #include <string>
 
-#include <webdata/webdata.hpp>
+#include "example_support.hpp"
 
 namespace {
 
@@ -22,15 +22,13 @@ void show(const char* label, const std::optional<std::string>& value) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::cerr << "usage: " << argv[0] << " URL\n";
-    return 2;
-  }
+  const std::string url = example::target(argc, argv);
+  if (url.empty()) return example::usage("scrape URL");
   webdata::Client client(env_or("WEBDATA_API_URL", "http://127.0.0.1:3002"),
                          env_or("WEBDATA_API_KEY", "test-key"));
 
   webdata::ScrapeRequest request;
-  request.url = argv[1];
+  request.url = url;
   request.formats = {"markdown"};
 
   webdata::CallOptions call;

@@ -78,7 +78,7 @@ cmd_demo() {
   # The program of docs/getting-started.md: a page of the bundled virtual web (docs.example.test
   # lives in mockserver/fixtures/web), with the address and key from the environment.
   WEBDATA_API_URL="http://127.0.0.1:$port" WEBDATA_API_KEY=test-key \
-    "$build/examples/getting_started"
+    "$build/examples/getting_started" https://docs.example.test/getting-started/quickstart
   echo
   echo "webdata-mock is running on http://127.0.0.1:$port (pid $(cat "$pidfile"), log $build/webdata-mock.log)."
   echo "Stop it with: bash scripts/webdata.sh stop"

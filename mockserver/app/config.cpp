@@ -102,10 +102,15 @@ const std::vector<std::pair<std::string, std::string>>& fault_names() {
        "crawl and batch scrape ids are read, cancelled and listed through either kind's routes"},
       {"baseline-validation",
        "validation as Aug 2025: a body not sent as JSON is read as none, a missing url gets the "
-       "top-level-domain message, v1 search refusals are 500, v2 search's have no code"},
+       "top-level-domain message, v1 search refusals are 500, v2 search's have no code, no "
+       "hint, v2 batch URLs checked unless ignoreInvalidURLs is true"},
       {"baseline-fields",
        "no fields newer than Aug 2025: v1 search without id and creditsUsed, v2 search without "
        "id and warning, usage with the balance only, no v2 robots warning, no metadata.error"},
+      {"first-status-without-next",
+       "a job's status has total 0, no `next` and no data until its first page is done, and "
+       "`next` only when total > skip + returned (the Aug-2025 server)"},
+      {"extract-error-object", "a failed extract job answers \"error\": {} (the Aug-2025 server)"},
   };
   return names;
 }
@@ -119,7 +124,9 @@ const std::vector<ImitationProfile>& imitation_profiles() {
        {"no-auth", "no-llm-key", "no-search-results", "no-browser", "no-database",
         "no-result-cache", "express-404", "ignore-skip", "ignore-limit", "cancel-finished-flips",
         "bare-cancel-errors", "one-job-store", "baseline-fields", "baseline-validation",
-        "unsigned-webhooks"}},
+        "unsigned-webhooks",
+        "first-status-without-next",
+        "extract-error-object"}},
   };
   return profiles;
 }

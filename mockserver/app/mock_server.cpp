@@ -47,6 +47,7 @@ MockServer::MockServer(Config config, std::ostream& log)
   engine.fault_ignore_limit = config_.has_fault("ignore-limit");
   engine.fault_one_job_store = config_.has_fault("one-job-store");
   engine.fault_baseline_fields = config_.has_fault("baseline-fields");
+  engine.fault_first_status_without_next = config_.has_fault("first-status-without-next");
   webhooks::Settings delivery;
   delivery.signature_header = config_.webhook_signature_header;
   webhooks_ = std::make_unique<webhooks::Dispatcher>(delivery);
@@ -62,6 +63,7 @@ MockServer::MockServer(Config config, std::ostream& log)
   extract.pacing = engine.pacing;
   extract.no_model = config_.has_fault("no-llm-key");
   extract.baseline_fields = config_.has_fault("baseline-fields");
+  extract.fault_error_object = config_.has_fault("extract-error-object");
   extracts_ = std::make_unique<jobs::ExtractEngine>(*scraper_, *web_, teams_, clock_, extract);
   add_routes();
   add_admin_routes();

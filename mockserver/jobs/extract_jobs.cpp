@@ -139,7 +139,9 @@ json ExtractEngine::status_body(const ExtractJob& job) const {
     for (const auto& w : progress->warnings) warning += (warning.empty() ? "" : " ") + w;
     body["warning"] = warning;
   }
-  if (progress->error) body["error"] = *progress->error;
+  if (progress->error) {
+    body["error"] = settings_.fault_error_object ? json::object() : json(*progress->error);
+  }
   return body;
 }
 

@@ -76,6 +76,9 @@ struct ExtractSettings {
   bool no_model = false;
   /// --inject-fault baseline-fields: the status without creditsUsed and tokensUsed.
   bool baseline_fields = false;
+  /// --inject-fault extract-error-object: a failed job answers `"error": {}` (the Aug-2025
+  /// server) instead of its reason.
+  bool fault_error_object = false;
 };
 
 /// Runs extract jobs on its own workers and keeps them for 24 h after they end. Thread-safe.

@@ -709,21 +709,30 @@ std::string JobEngine::status_body(const Job& job, std::size_t skip, std::size_t
     next_skip = skip + (chunk.end - chunk.begin);
     chunk.more = progress->documents.size() > next_skip;
   }
+  bool more = chunk.more || !progress->terminal();
+  std::optional<std::int64_t> shown_total;
+  // --inject-fault first-status-without-next: as the Aug-2025 server, `total` is 0 until the
+  // first page is done and `next` is there only when total > skip + returned, running or not.
+  if (settings_.fault_first_status_without_next) {
+    shown_total = progress->terminal() || !progress->documents.empty() ? progress->total : 0;
+    more = static_cast<std::uint64_t>(*shown_total) > skip + (chunk.end - chunk.begin);
+  }
   std::optional<std::string> next;
-  if (chunk.more || !progress->terminal()) {
+  if (more) {
     const bool repeat = settings_.fault_repeat_skip && chunk.end > chunk.begin;
     next = next_base + "?skip=" + std::to_string(next_skip - (repeat ? 1 : 0));
     if (limit > 0) *next += "&limit=" + std::to_string(limit);
   }
-  return status_body_locked(job, *progress, chunk, next);
+  return status_body_locked(job, *progress, chunk, next, shown_total);
 }
 
 std::string JobEngine::status_body_locked(const Job& job, const JobProgress& progress,
                                           const Chunk& chunk,
-                                          const std::optional<std::string>& next) const {
+                                          const std::optional<std::string>& next,
+                                          std::optional<std::int64_t> shown_total) const {
   json head = {{"success", true},
                {"status", state_name(progress.status)},
-               {"total", progress.total},
+               {"total", shown_total.value_or(progress.total)},
                {"completed", progress.completed},
                {"creditsUsed", progress.credits_used},
                {"expiresAt", iso8601_seconds(progress.expires_at(clock_.now()))}};

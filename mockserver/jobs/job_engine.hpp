@@ -37,6 +37,7 @@ struct EngineSettings {
   bool fault_ignore_limit = false;    ///< --inject-fault ignore-limit: status ignores `limit`.
   bool fault_one_job_store = false;   ///< --inject-fault one-job-store: kinds share their ids.
   bool fault_baseline_fields = false;  ///< --inject-fault baseline-fields: no robots warning.
+  bool fault_first_status_without_next = false;  ///< --inject-fault first-status-without-next.
 };
 
 /// Receives job events in order (see JobEvent); `data` is `[document]` for a page event and
@@ -172,9 +173,11 @@ class JobEngine {
   /// Queues `url` for the crawl if it is new, in scope, allowed and within the limit.
   void offer_locked(Runtime& runtime, const std::string& url, int depth);
   void finish_locked(Runtime& runtime);
-  /// The one builder of a status body, for the status endpoint and the watcher's catch-up.
+  /// The one builder of a status body, for the status endpoint and the watcher's catch-up;
+  /// `shown_total` replaces the job's `total` (a fault imitating a deployment).
   std::string status_body_locked(const Job& job, const JobProgress& progress, const Chunk& chunk,
-                                 const std::optional<std::string>& next) const;
+                                 const std::optional<std::string>& next,
+                                 std::optional<std::int64_t> shown_total = std::nullopt) const;
   void emit(const Job& job, const JobProgress& progress, JobEvent event, bool success,
             const nlohmann::json& data, const std::optional<std::string>& error);
   void notify_watchers(const Job& job, const JobProgress& progress, JobEvent event,

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <string>
+#include <vector>
 
 #include "api_client.hpp"
 #include "misbehaving_server.hpp"
@@ -163,4 +164,86 @@ TEST_CASE("a receiver slower than the webhook timeout is a failed attempt, the j
     CHECK(entry["error"].is_string());
   }
   CHECK(log.back()["outcome"] == "failed");
+}
+
+namespace {
+
+webdata::mock::Config with_fault(const std::string& fault) {
+  auto config = RunningMock::quiet_config();
+  config.page_pacing_ms = 0;
+  if (!fault.empty()) config.inject_faults = {fault};
+  return config;
+}
+
+// Starts a crawl and a batch scrape whose pages take 3 s each: their first status comes before
+// any page is done. Returns their status paths.
+std::vector<std::string> start_slow_jobs(const ApiClient& api) {
+  const auto crawl =
+      api.post("/v2/crawl", {{"url", "https://pages-3.delay-3000.firstnext.synthetic.test/"}});
+  const auto batch = api.post("/v2/batch/scrape",
+                              {{"urls", {"https://delay-3000.b1.synthetic.test/",
+                                         "https://delay-3000.b2.synthetic.test/"}}});
+  REQUIRE(crawl.status == 200);
+  REQUIRE(batch.status == 200);
+  return {"/v2/crawl/" + crawl.body["id"].get<std::string>(),
+          "/v2/batch/scrape/" + batch.body["id"].get<std::string>()};
+}
+
+}  // namespace
+
+TEST_CASE("first-status-without-next: total 0 and no next before the first page, then next "
+          "only when total > skip + returned",
+          "[faults][jobs]") {
+  {
+    // Without the fault, a running job's status has `next` from the first instant.
+    RunningMock plain(with_fault(""));
+    const ApiClient api(plain.url());
+    for (const auto& path : start_slow_jobs(api)) {
+      const json first = api.get(path).body;
+      INFO(path << ": " << first.dump());
+      REQUIRE(first["status"] == "scraping");
+      CHECK(first.contains("next"));
+    }
+  }
+  RunningMock mock(with_fault("first-status-without-next"));
+  const ApiClient api(mock.url());
+  const auto paths = start_slow_jobs(api);
+  for (const auto& path : paths) {
+    const json first = api.get(path).body;
+    INFO(path << ": " << first.dump());
+    REQUIRE(first["status"] == "scraping");
+    CHECK(first["total"] == 0);
+    CHECK(first["completed"] == 0);
+    CHECK_FALSE(first.contains("next"));
+    CHECK(first["data"] == json::array());
+  }
+  REQUIRE(mock.server().jobs().wait_idle(std::chrono::seconds(30)));
+  for (const auto& path : paths) {
+    const json done = api.get(path).body;
+    INFO(path << ": " << done.dump());
+    REQUIRE(done["status"] == "completed");
+    const std::size_t total = done["total"];
+    REQUIRE(total >= 2);
+    CHECK(done["data"].size() == total);
+    CHECK_FALSE(done.contains("next"));  // total == 0 + total returned
+    const json first_one = api.get(path + "?limit=1").body;
+    REQUIRE(first_one.contains("next"));  // total > 0 + 1
+    CHECK(first_one["next"].get<std::string>().find("skip=1&limit=1") != std::string::npos);
+    CHECK_FALSE(api.get(path + "?skip=1").body.contains("next"));  // total == 1 + (total - 1)
+  }
+}
+
+TEST_CASE("extract-error-object: a failed extract job answers \"error\": {}", "[faults]") {
+  RunningMock mock(with_fault("extract-error-object"));
+  const ApiClient api(mock.url());
+  const auto started =
+      api.post("/v2/extract", {{"urls", {"http://no-such-host.invalid/"}}, {"prompt", "anything"}});
+  REQUIRE(started.status == 200);
+  REQUIRE(mock.server().extracts().wait_idle(std::chrono::seconds(30)));
+  const auto failed = api.get("/v2/extract/" + started.body["id"].get<std::string>());
+  INFO(failed.body.dump());
+  CHECK(failed.status == 200);
+  CHECK(failed.body["status"] == "failed");
+  CHECK(failed.body["success"] == false);
+  CHECK(failed.body["error"] == json::object());
 }

@@ -62,10 +62,7 @@ Result<Document> document_call(const ClientCore& core, const Call& call,
       detail::decode_document_text(text, out, detail::Path{});
       return out;
     } catch (const detail::ParseError& e) {
-      Error err;
-      err.kind = ErrorKind::kParse;
-      err.message = std::string("unexpected scrape document: ") + e.what();
-      return err;
+      return detail::shape_error("scrape document", e.what(), text);
     }
   }();
   if (doc.ok() && !doc->warning && warning != nullptr && text_of(*warning).front() == '"') {

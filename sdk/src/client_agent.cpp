@@ -49,8 +49,8 @@ std::optional<long long> before_of(const std::string& next) {
 }
 
 AgentList decode_list(const json& j) {
-  const Path p;
   AgentList out;
+  const Path p = Path{}.collecting(out.diagnostics);
   Reader r(j, p);
   r.skip("success");
   r.each("agents", out.agents, decode_list_item);
@@ -60,8 +60,8 @@ AgentList decode_list(const json& j) {
 }
 
 AgentTrace decode_trace(const json& j) {
-  const Path p;
   AgentTrace out;
+  const Path p = Path{}.collecting(out.diagnostics);
   Reader r(j, p);
   r.skip("success");
   r("id", out.id);
@@ -107,13 +107,13 @@ AgentThreadRun decode_thread_run(const json& j, const Path& p) {
 }
 
 AgentThread decode_thread(const json& j) {
-  const Path root;
+  AgentThread out;
+  const Path root = Path{}.collecting(out.diagnostics);
   Reader top(j, root);
   top.skip("success");
   const json* thread = top.find("thread");
   const Path p = root.child("thread");
   if (thread == nullptr || !thread->is_object()) fail(root, "missing the \"thread\" object");
-  AgentThread out;
   Reader r(*thread, p);
   r.req("id", out.id);
   r("createdAt", out.created_at);
@@ -133,10 +133,7 @@ Result<T> get_and_decode(const ClientCore& core, std::string target, const CallO
   try {
     return decoder(*tree);
   } catch (const ParseError& e) {
-    Error err;
-    err.kind = ErrorKind::kParse;
-    err.message = std::string("unexpected ") + what + ": " + e.what();
-    return err;
+    return shape_error(what, e.what(), tree_text(*tree));
   }
 }
 

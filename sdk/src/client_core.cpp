@@ -110,8 +110,10 @@ Result<HttpResponse> ClientCore::execute(const Call& call, const CallOptions& op
     }
 
     auto sent = options_.transport->send(request);
-    if (sent.ok() && sent->status >= 200 && sent->status < 300) return sent;
-    Error err = sent.ok() ? http_error(*sent) : sent.error();
+    std::optional<Error> failed =
+        sent.ok() ? answer_error(request, *sent) : std::optional<Error>(sent.error());
+    if (!failed) return sent;
+    Error err = std::move(*failed);
 
     if (!err.retryable || !may_retry || attempt >= policy.max_retries) return err;
     std::chrono::milliseconds delay = backoff(policy, attempt);
@@ -197,6 +199,17 @@ std::string request_id_of(const Headers& headers) {
 void attach_response(Error& error, const HttpResponse& response) {
   error.headers = response.headers;
   error.request_id = request_id_of(response.headers);
+}
+
+std::optional<Error> answer_error(const HttpRequest& request, const HttpResponse& response) {
+  auto line = describe_non_json_answer(request.method, request.url, response);
+  if (!line && response.status >= 200 && response.status < 300) return std::nullopt;
+  Error err = http_error(response);
+  if (line) {
+    err.kind = ErrorKind::kNotJson;
+    err.message = std::move(*line);
+  }
+  return err;
 }
 
 Error http_error(const HttpResponse& response) {

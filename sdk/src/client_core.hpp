@@ -76,6 +76,10 @@ class ClientCore {
   std::string bearer_;  ///< The Authorization header's value.
 };
 
+/// What is wrong with an answer, if anything: a kNotJson error when its body is not JSON (any
+/// status), the `http_error` of a non-2xx JSON answer, nullopt for a 2xx JSON answer.
+std::optional<Error> answer_error(const HttpRequest& request, const HttpResponse& response);
+
 /// Builds the `Error` of a non-2xx answer from its body (`error`, `code`, `details`), with
 /// the answer's headers and request id.
 Error http_error(const HttpResponse& response);

@@ -1,10 +1,11 @@
 // The endpoints beyond the specification's core that deployments serve and official clients
 // call: map, crawl params preview, team usage, queue status, concurrency and extract (v2, v1). Kept
 // out of client.cpp so that the client core can change without touching them.
-#include "client_core.hpp"
+#include "job_follower.hpp"
 #include "webdata/client.hpp"
 #include "webdata/v1/client.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 namespace webdata {
@@ -26,8 +27,8 @@ void decode_link(const json& j, MapLink& out, const Path& p) {
 }
 
 MapResult decode_map(const json& j) {
-  const Path p;
   MapResult out;
+  const Path p = Path{}.collecting(out.diagnostics);
   Reader r(j, p);
   r.skip("success");
   r.each("links", out.links, [](const json& item, const Path& lp) {
@@ -56,9 +57,9 @@ Usage decode_usage(const json& j, const char* noun) {
   const std::string plan = "plan" + camel;
   const std::string plan_v1 = "plan_" + lower;
   const json& d = usage_data(j);
-  const Path root;
-  const Path p = root.child("data");
   Usage out;
+  const Path root = Path{}.collecting(out.diagnostics);
+  const Path p = root.child("data");
   Reader r(d, p);
   long long* remaining_out;
   std::optional<long long>* plan_out;
@@ -82,8 +83,8 @@ Usage decode_usage(const json& j, const char* noun) {
 }
 
 UsageHistory decode_history(const json& j, const char* used_key) {
-  const Path p;
   UsageHistory out;
+  const Path p = Path{}.collecting(out.diagnostics);
   Reader r(j, p);
   r.skip("success");
   r.each("periods", out.periods, [used_key](const json& item, const Path& ip) {
@@ -102,7 +103,7 @@ UsageHistory decode_history(const json& j, const char* used_key) {
 
 QueueStatus decode_queue(const json& j) {
   QueueStatus out;
-  const Path root;
+  const Path root = Path{}.collecting(out.diagnostics);
   Reader r(j, root);
   r.skip("success");
   r("jobsInQueue", out.jobs_in_queue);
@@ -117,7 +118,7 @@ QueueStatus decode_queue(const json& j) {
 Concurrency decode_concurrency(const json& j) {
   const json& d = usage_data(j);
   Concurrency out;
-  const Path root;
+  const Path root = Path{}.collecting(out.diagnostics);
   Reader r(d, root);
   r.skip("success");
   r("concurrency", out.concurrency);
@@ -128,7 +129,7 @@ Concurrency decode_concurrency(const json& j) {
 
 CrawlParamsPreview decode_preview(const json& j) {
   CrawlParamsPreview out;
-  const Path root;
+  const Path root = Path{}.collecting(out.diagnostics);
   Reader r(j, root);
   r.skip("success");
   if (const json* data = r.find("data"); data != nullptr && !data->is_null()) {
@@ -148,10 +149,7 @@ Result<T> call_and_decode(const ClientCore& core, const Call& call, const CallOp
   try {
     return decoder(*tree);
   } catch (const ParseError& e) {
-    Error err;
-    err.kind = ErrorKind::kParse;
-    err.message = std::string("unexpected ") + what + ": " + e.what();
-    return err;
+    return shape_error(what, e.what(), tree_text(*tree));
   }
 }
 
@@ -268,8 +266,8 @@ json encode_extract(const Request& v) {
 }
 
 ExtractStarted decode_extract_started(const json& j) {
-  const Path p;
   ExtractStarted out;
+  const Path p = Path{}.collecting(out.diagnostics);
   Reader r(j, p);
   r.skip("success");
   r.req("id", out.id);
@@ -280,16 +278,17 @@ ExtractStarted decode_extract_started(const json& j) {
 }
 
 ExtractResult decode_extract(const json& j) {
-  const Path p;
   ExtractResult out;
+  const Path p = Path{}.collecting(out.diagnostics);
   Reader r(j, p);
   r("success", out.success);
   r.req("status", out.status);
   r("data", out.data);
-  if (const json* sources = r.find("sources"); sources != nullptr && !sources->is_null()) {
-    const Path sp = p.child("sources");
-    if (!sources->is_object()) fail(sp, "expected an object");
-    for (const auto& [field, urls] : sources->items()) {
+  r.custom("sources", out.sources, [&out](const json& sources, const Path& sp) {
+    if (!sources.is_object()) {
+      fail(sp, std::string("expected an object, got ") + type_name(sources));
+    }
+    for (const auto& [field, urls] : sources.items()) {
       // Deployments name pages as a list of URLs; anything else is kept as text.
       std::vector<std::string>& list = out.sources[field];
       if (urls.is_array()) {
@@ -299,7 +298,7 @@ ExtractResult decode_extract(const json& j) {
         list.push_back(urls.get<std::string>());
       }
     }
-  }
+  });
   r("expiresAt", out.expires_at);
   r("creditsUsed", out.credits_used);
   r("tokensUsed", out.tokens_used);
@@ -339,35 +338,27 @@ Result<ExtractResult> extract_status(const ClientCore& core, const std::string& 
   try {
     return decode_extract(body);
   } catch (const ParseError& parse_error) {
-    Error err;
-    err.kind = ErrorKind::kParse;
-    err.message = std::string("unexpected extract status: ") + parse_error.what();
-    return err;
+    return shape_error("extract status", parse_error.what(), e.raw_body);
   }
 }
 
-/// Polls until the job leaves "processing", within `policy.max_wait`.
+/// Polls until the job leaves "processing", within `policy.max_wait` and the call's deadline,
+/// on the client's clock.
 template <class Request>
 Result<ExtractResult> extract(const ClientCore& core, const std::string& v, const Request& request,
                               const PollingPolicy& policy, const CallOptions& options) {
-  const auto started = std::chrono::steady_clock::now();
+  Deadline deadline = core.deadline_for(options);
+  if (policy.max_wait) {
+    const auto end = core.clock().now() + *policy.max_wait;
+    deadline = deadline ? std::min(*deadline, end) : end;
+  }
   auto job = start_extract(core, v, request, options);
   if (!job.ok()) return job.error();
+  const std::string what = "extract job " + job->id;
   for (;;) {
     auto status = extract_status(core, v, job->id, options);
     if (!status.ok() || status->done()) return status;
-    if (policy.max_wait && std::chrono::steady_clock::now() - started >= *policy.max_wait) {
-      Error err;
-      err.kind = ErrorKind::kTimeout;
-      err.message = "extract job " + job->id + " still processing after the maximum wait";
-      return err;
-    }
-    if (policy.cancel.wait_for(policy.interval)) {
-      Error err;
-      err.kind = ErrorKind::kCancelled;
-      err.message = "waiting for extract job " + job->id + " was cancelled";
-      return err;
-    }
+    if (auto stop = pause_between_polls(core, policy, policy.cancel, deadline, what)) return *stop;
   }
 }
 

@@ -30,14 +30,20 @@ namespace webdata::detail {
 using nlohmann::json;
 
 /// Where in a document a value sits, for error messages; a chain of stack frames, so building
-/// one costs nothing until an error is reported.
+/// one costs nothing until an error is reported. A path that carries `diagnostics` is inside an
+/// answer of the service, read tolerantly (`Reader`): a member of an unexpected type is set aside
+/// with a line there instead of failing the decode. Without it (requests, and models read on
+/// their own), every member must have its type.
 struct Path {
   const Path* parent = nullptr;
   const char* key = nullptr;  ///< nullptr: an array index
   std::size_t index = 0;
+  Diagnostics* diagnostics = nullptr;
 
-  Path child(const char* k) const { return Path{this, k, 0}; }
-  Path at(std::size_t i) const { return Path{this, nullptr, i}; }
+  Path child(const char* k) const { return Path{this, k, 0, diagnostics}; }
+  Path at(std::size_t i) const { return Path{this, nullptr, i, diagnostics}; }
+  /// The same place, its oddities reported to `sink` (a model that has `diagnostics`).
+  Path collecting(Diagnostics& sink) const { return Path{parent, key, index, &sink}; }
   std::string str() const;
 };
 
@@ -182,21 +188,33 @@ json encode(const std::map<std::string, T>& v) {
 }
 
 /// Reads the members of one JSON object into a model and remembers which keys it used, so the
-/// rest can be kept as extras.
+/// rest can be kept as extras. Inside an answer (a path with `diagnostics`) it is a tolerant
+/// reader: a known member that does not decode is left at its default, its raw JSON goes to the
+/// extras with the rest, and a line names it in the diagnostics; `essential` and `req` members
+/// fail the decode instead.
 class Reader {
  public:
   Reader(const json& j, const Path& p) : j_(j), path_(p) {
     if (!j.is_object()) fail(p, std::string("expected an object, got ") + type_name(j));
   }
+  ~Reader();
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
 
   /// Absent or null: left unset.
   template <class T>
   void opt(const char* key, std::optional<T>& out) {
-    if (const json* v = find(key); v != nullptr) decode(*v, out, path_.child(key));
+    if (const json* v = find(key); v != nullptr) read(key, *v, out);
   }
   /// Absent or null: the model's default stays.
   template <class T>
   void val(const char* key, T& out) {
+    if (const json* v = find(key); v != nullptr && !v->is_null()) read(key, *v, out);
+  }
+  /// A member the caller cannot go on without (a job's `status`, its `data`): absent or null
+  /// leaves the default, any other value must decode, or the whole answer is refused.
+  template <class T>
+  void essential(const char* key, T& out) {
     if (const json* v = find(key); v != nullptr && !v->is_null()) decode(*v, out, path_.child(key));
   }
   /// Absent: a parse error.
@@ -220,9 +238,19 @@ class Reader {
   void each(const char* key, std::vector<T>& out, Item item) {
     const json* v = find(key);
     if (v == nullptr || v->is_null()) return;
-    const Path list = path_.child(key);
-    if (!v->is_array()) fail(list, "expected an array");
-    for (std::size_t i = 0; i < v->size(); ++i) out.push_back(item((*v)[i], list.at(i)));
+    tolerating(key, out, [&] {
+      const Path list = path_.child(key);
+      if (!v->is_array()) fail(list, std::string("expected an array, got ") + type_name(*v));
+      for (std::size_t i = 0; i < v->size(); ++i) out.push_back(item((*v)[i], list.at(i)));
+    });
+  }
+  /// Member `key`, when present and not null, read by `step(value, path)`: for members read
+  /// differently from their type's own codec, with the same tolerance.
+  template <class T, class Step>
+  void custom(const char* key, T& out, Step step) {
+    const json* v = find(key);
+    if (v == nullptr || v->is_null()) return;
+    tolerating(key, out, [&] { step(*v, path_.child(key)); });
   }
   /// Marks a key as handled without reading it.
   void skip(const char* key) { seen_.push_back(key); }
@@ -237,17 +265,32 @@ class Reader {
     }
     return false;
   }
-  /// Every member not read so far.
-  void rest(Extras& out) const {
-    for (const auto& [key, value] : j_.items()) {
-      if (!seen(key)) out[key] = from_tree(value);
+  /// Every member not read so far, and every member set aside (with its diagnostic line).
+  void rest(Extras& out);
+
+ private:
+  template <class T>
+  void read(const char* key, const json& v, T& out) {
+    tolerating(key, out, [&] { decode(v, out, path_.child(key)); });
+  }
+  /// Runs `step`, which fills `out` from member `key`; in an answer, a ParseError sets the
+  /// member aside and resets `out` (a list may have been half filled).
+  template <class T, class Step>
+  void tolerating(const char* key, T& out, Step step) {
+    if (path_.diagnostics == nullptr) return step();
+    try {
+      step();
+    } catch (const ParseError& e) {
+      out = T{};
+      set_aside_.emplace_back(key, e.what());
     }
   }
 
- private:
   const json& j_;
   const Path& path_;
   std::vector<const char*> seen_;
+  /// Members that did not decode: key and what was wrong, until `rest` or the end reports them.
+  std::vector<std::pair<const char*, std::string>> set_aside_;
 };
 
 /// Writes members of one JSON object, leaving unset optionals out.
@@ -292,18 +335,24 @@ Result<json> parse_body(const std::string& body);
 /// The kParse error of a body that is not JSON (empty, truncated, garbage).
 Error not_json_error(const std::string& body);
 
-/// Decodes a tree into a model, turning shape errors into kParse errors naming the path.
+/// The kParse error of an answer the caller cannot go on with: "unexpected <what>: <why> (it
+/// begins: <the first characters of `text`>)", `why` naming the member ("at status: ...").
+Error shape_error(const char* what, const std::string& why, std::string_view text);
+
+/// Compact JSON text of a tree, for messages.
+std::string tree_text(const json& j);
+
+/// Decodes a tree into a model, turning shape errors into kParse errors naming the path and
+/// showing how the answer begins (`text`, the answer as received, or else the tree's text).
 template <class T>
-Result<T> decode_tree(const json& j, const char* what) {
+Result<T> decode_tree(const json& j, const char* what, std::string_view text = {}) {
   try {
     T out{};
     decode(j, out, Path{});
     return out;
   } catch (const ParseError& e) {
-    Error err;
-    err.kind = ErrorKind::kParse;
-    err.message = std::string("unexpected ") + what + ": " + e.what();
-    return err;
+    if (!text.empty()) return shape_error(what, e.what(), text);
+    return shape_error(what, e.what(), tree_text(j));
   }
 }
 

@@ -32,6 +32,26 @@ void fail(const Path& path, const std::string& what) {
   throw ParseError(path, what);
 }
 
+Reader::~Reader() {
+  if (path_.diagnostics == nullptr || set_aside_.empty()) return;
+  try {
+    // Members of a model without extras: nowhere to keep them, but still said.
+    for (const auto& [key, what] : set_aside_) path_.diagnostics->push_back(what + "; ignored");
+  } catch (...) {  // out of memory in a destructor: the lines are lost, not the program
+  }
+}
+
+void Reader::rest(Extras& out) {
+  for (const auto& [key, value] : j_.items()) {
+    if (!seen(key)) out[key] = from_tree(value);
+  }
+  for (const auto& [key, what] : set_aside_) {
+    out[key] = from_tree(j_.at(key));
+    path_.diagnostics->push_back(what + "; kept as raw JSON in extras");
+  }
+  set_aside_.clear();
+}
+
 const char* type_name(const json& j) {
   switch (j.type()) {
     case json::value_t::null:
@@ -145,7 +165,24 @@ json to_tree(const Json& v) {
 }
 
 Json from_tree(const json& j) {
-  return Json::from_trusted_text(j.dump(-1, ' ', false, json::error_handler_t::replace));
+  return Json::from_trusted_text(tree_text(j));
+}
+
+std::string tree_text(const json& j) {
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+Error shape_error(const char* what, const std::string& why, std::string_view text) {
+  constexpr std::size_t kShown = 120;
+  std::string start(text.substr(0, kShown));
+  for (char& c : start) {
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  }
+  if (text.size() > kShown) start += "...";
+  Error err;
+  err.kind = ErrorKind::kParse;
+  err.message = std::string("unexpected ") + what + ": " + why + " (it begins: " + start + ")";
+  return err;
 }
 
 Error not_json_error(const std::string& body) {

@@ -183,7 +183,8 @@ void document_fields(IO& io, D& d) {
   io("rawBase64", d.raw_base64);
 }
 void decode(const json& j, Document& out, const Path& p) {
-  Reader r(j, p);
+  const Path here = p.collecting(out.diagnostics);
+  Reader r(j, here);
   document_fields(r, out);
   r.rest(out.extras);
 }
@@ -399,10 +400,11 @@ constexpr const char* kDataPrefix = "data.";
 }
 
 void decode(const json& j, SearchResults& out, const Path& p) {
-  Reader r(j, p);
+  const Path here = p.collecting(out.diagnostics);
+  Reader r(j, here);
   r("success", out.success);
   if (const json* data = r.find("data"); data != nullptr && !data->is_null()) {
-    const Path dp = p.child("data");
+    const Path dp = here.child("data");
     Reader dr(*data, dp);
     dr("web", out.web);
     dr("images", out.images);
@@ -440,7 +442,8 @@ json encode(const SearchResults& v) {
 }
 
 void decode(const json& j, v1::SearchResults& out, const Path& p) {
-  Reader r(j, p);
+  const Path here = p.collecting(out.diagnostics);
+  Reader r(j, here);
   r("success", out.success);
   r("data", out.data);
   r("warning", out.warning);
@@ -462,45 +465,54 @@ json encode(const v1::SearchResults& v) {
 template <class IO, class S>
 void job_started_fields(IO& io, S& s) {
   io("success", s.success);
-  io("id", s.id);
   io("url", s.url);
   io("invalidURLs", s.invalid_urls);
 }
 void decode(const json& j, JobStarted& out, const Path& p) {
-  Reader r(j, p);
+  const Path here = p.collecting(out.diagnostics);
+  Reader r(j, here);
+  r.req("id", out.id);  // without it the job cannot be followed
   job_started_fields(r, out);
   r.rest(out.extras);
 }
 json encode(const JobStarted& v) {
   Writer w;
+  w("id", v.id);
   job_started_fields(w, v);
   w.extras(v.extras);
   return std::move(w.out);
 }
 
+// Every member but the essential ones, `status` and `data`, which the caller needs to go on.
 template <class IO, class S>
 void job_status_fields(IO& io, S& s) {
   io("success", s.success);
-  io("status", s.status);
   io("total", s.total);
   io("completed", s.completed);
   io("creditsUsed", s.credits_used);
   io("expiresAt", s.expires_at);
   io("next", s.next);
-  io("data", s.data);
 }
 void decode(const json& j, JobStatus& out, const Path& p) {
-  Reader r(j, p);
+  const Path here = p.collecting(out.diagnostics);
+  Reader r(j, here);
+  r.essential("status", out.status);
+  r.essential("data", out.data);
   job_status_fields(r, out);
+  r.rest(out.extras);
   // The failed job's reason, typed; it also stays in `extras` (read by code older than the
-  // field), and a non-string `error` from some deployment only lands there.
+  // field), and a non-string `error` (`{}` from some deployments) only lands there.
   if (const auto it = j.find("error"); it != j.end() && it->is_string()) {
     out.error = it->get<std::string>();
+  } else if (it != j.end() && !it->is_null()) {
+    out.diagnostics.push_back("at " + here.child("error").str() + ": expected a string, got " +
+                              type_name(*it) + "; kept as raw JSON in extras");
   }
-  r.rest(out.extras);
 }
 json encode(const JobStatus& v) {
   Writer w;
+  w("status", v.status);
+  w("data", v.data);
   job_status_fields(w, v);
   w("error", v.error);
   w.extras(v.extras);
@@ -528,16 +540,17 @@ json encode(const JobError& v) {
 }
 
 void decode(const json& j, JobErrors& out, const Path& p) {
+  const Path here = p.collecting(out.diagnostics);
   // Deployments wrap the object as {"success": true, "data": {...}}.
   if (j.is_object() && !j.contains("errors") && j.contains("data") && j["data"].is_object()) {
-    Reader outer(j, p);
+    Reader outer(j, here);
     outer.skip("data");
     outer.skip("success");
     outer.rest(out.extras);
-    decode(j["data"], out, p.child("data"));
+    decode(j["data"], out, here.child("data"));
     return;
   }
-  Reader r(j, p);
+  Reader r(j, here);
   r("errors", out.errors);
   r("robotsBlocked", out.robots_blocked);
   r.rest(out.extras);
@@ -551,7 +564,8 @@ json encode(const JobErrors& v) {
 }
 
 void decode(const json& j, ActiveCrawl& out, const Path& p) {
-  Reader r(j, p);
+  const Path here = p.collecting(out.diagnostics);
+  Reader r(j, here);
   r("id", out.id);
   r("teamId", out.team_id);
   r("url", out.url);
@@ -583,13 +597,14 @@ json encode(const ActiveCrawl& v) {
 }
 
 void decode(const json& j, AgentResult& out, const Path& p) {
-  Reader r(j, p);
+  const Path here = p.collecting(out.diagnostics);
+  Reader r(j, here);
   r("success", out.success);
   r("id", out.id);
-  r("status", out.status);
+  r.essential("status", out.status);
   if (const json* data = r.find("data"); data != nullptr && !data->is_null()) {
     if (data->is_object() && data->contains("result")) {
-      const Path dp = p.child("data");
+      const Path dp = here.child("data");
       Reader dr(*data, dp);
       dr("result", out.result);
       dr("sources", out.sources);
@@ -651,7 +666,8 @@ json encode(const AgentResult& v) {
 }
 
 void decode(const json& j, webhooks::Event& out, const Path& p) {
-  Reader r(j, p);
+  const Path here = p.collecting(out.diagnostics);
+  Reader r(j, here);
   r("success", out.success);
   r.req("type", out.type);
   r("id", out.id);
@@ -706,13 +722,6 @@ bool index_status(std::string_view text, json& rest, std::vector<JsonSpan>& docu
   return true;
 }
 
-Error shape_error(const char* what, const std::string& detail) {
-  Error err;
-  err.kind = ErrorKind::kParse;
-  err.message = std::string("unexpected ") + what + ": " + detail;
-  return err;
-}
-
 Result<Document> decode_document_at(std::string_view text, JsonSpan span, std::size_t index,
                                     const char* what) {
   const Path root;
@@ -723,15 +732,16 @@ Result<Document> decode_document_at(std::string_view text, JsonSpan span, std::s
     decode_document_text(slice_of(text, span), doc, at);
     return Result<Document>(std::move(doc));
   } catch (const ParseError& e) {
-    return shape_error(what, e.what());
+    return shape_error(what, e.what(), slice_of(text, span));
   }
 }
 
 std::optional<Error> append_documents(std::string_view text, const std::vector<JsonSpan>& spans,
-                                      const char* what, std::vector<Document>& out) {
+                                      std::size_t first_index, const char* what,
+                                      std::vector<Document>& out) {
   out.reserve(out.size() + spans.size());
   for (std::size_t i = 0; i < spans.size(); ++i) {
-    auto doc = decode_document_at(text, spans[i], i, what);
+    auto doc = decode_document_at(text, spans[i], first_index + i, what);
     if (!doc.ok()) return doc.error();
     out.push_back(std::move(doc).value());
   }
@@ -759,7 +769,7 @@ bool StatusChunk::reports_failure() const {
 
 std::optional<Error> StatusChunk::decode_head(const char* what) {
   what_ = what;
-  auto head = decode_tree<JobStatus>(rest_, what);
+  auto head = decode_tree<JobStatus>(rest_, what, body_);
   rest_ = json();
   if (!head.ok()) return head.error();
   head_ = std::move(head).value();
@@ -767,11 +777,17 @@ std::optional<Error> StatusChunk::decode_head(const char* what) {
 }
 
 Result<Document> StatusChunk::document(std::size_t index) const {
-  return decode_document_at(body_, documents_.at(index), index, what_);
+  return decode_document_at(body_, documents_.at(index), dropped_ + index, what_);
+}
+
+void StatusChunk::drop_front(std::size_t count) {
+  count = std::min(count, documents_.size());
+  documents_.erase(documents_.begin(), documents_.begin() + static_cast<std::ptrdiff_t>(count));
+  dropped_ += count;
 }
 
 Result<JobStatus> StatusChunk::take_all() && {
-  if (auto err = append_documents(body_, documents_, what_, head_.data)) return *err;
+  if (auto err = append_documents(body_, documents_, dropped_, what_, head_.data)) return *err;
   return std::move(head_);
 }
 
@@ -782,7 +798,7 @@ std::optional<Result<JobStatus>> decode_status_text(std::string_view text, const
   auto status = decode_tree<JobStatus>(rest, what);
   rest = json();
   if (!status.ok()) return status;
-  if (auto err = append_documents(text, documents, what, status->data)) {
+  if (auto err = append_documents(text, documents, 0, what, status->data)) {
     return Result<JobStatus>(std::move(*err));
   }
   return status;

@@ -350,11 +350,12 @@ void read_typed_list(Reader& r, const char* key, std::optional<std::vector<E>>& 
   for (std::size_t i = 0; i < v->size(); ++i) {
     const json& item = (*v)[i];
     E value;
+    const Path at = here.at(i);  // the Reader keeps a reference to its path
     if (item.is_object()) {
-      Reader ir(item, here.at(i));
+      Reader ir(item, at);
       ir.req("type", value);
     } else {
-      decode(item, value, here.at(i));
+      decode(item, value, at);
     }
     items.push_back(std::move(value));
   }

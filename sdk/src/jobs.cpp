@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "client_core.hpp"
+#include "job_follower.hpp"
 
 namespace webdata {
 namespace {
@@ -10,50 +10,15 @@ namespace {
 using detail::Call;
 using detail::Deadline;
 
-Error cancelled(const std::string& what) {
-  Error err;
-  err.kind = ErrorKind::kCancelled;
-  err.message = what + " cancelled by the caller";
-  return err;
-}
-
-Error timed_out(const std::string& what) {
-  Error err;
-  err.kind = ErrorKind::kTimeout;
-  err.message = what + " did not end within the time allowed";
-  err.retryable = true;
-  return err;
-}
-
 constexpr const char* kStatusWhat = "job status";
-
-Result<detail::StatusChunk> get_chunk(const detail::ClientCore& core, const std::string& target,
-                                      const CallOptions& options, Deadline deadline) {
-  Call call;
-  call.target = target;
-  return core.execute_status(call, options, deadline, kStatusWhat);
-}
 
 Result<JobStatus> get_status(const detail::ClientCore& core, const std::string& target,
                              const CallOptions& options, Deadline deadline) {
-  auto chunk = get_chunk(core, target, options, deadline);
+  Call call;
+  call.target = target;
+  auto chunk = core.execute_status(call, options, deadline, kStatusWhat);
   if (!chunk.ok()) return chunk.error();
   return std::move(*chunk).take_all();
-}
-
-// Sleeps one polling interval unless the deadline or the token comes first.
-std::optional<Error> pause(const detail::ClientCore& core, const PollingPolicy& policy,
-                           Deadline deadline, const std::string& what) {
-  if (policy.cancel.cancelled()) return cancelled(what);
-  auto delay = policy.interval;
-  if (deadline) {
-    const auto now = core.clock().now();
-    if (now >= *deadline) return timed_out(what);
-    delay = std::min(delay, std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - now));
-  }
-  core.clock().sleep_for(delay, policy.cancel);
-  if (policy.cancel.cancelled()) return cancelled(what);
-  return std::nullopt;
 }
 
 Deadline earlier(Deadline a, Deadline b) {
@@ -87,7 +52,9 @@ Result<JobStatus> Job::poll_until_done(const PollingPolicy& policy,
       st->next.reset();
       return st;
     }
-    if (auto stop = pause(*core_, policy, deadline, what)) return *stop;
+    if (auto stop = detail::pause_between_polls(*core_, policy, policy.cancel, deadline, what)) {
+      return *stop;
+    }
   }
 }
 
@@ -119,81 +86,20 @@ Result<JobStatus> Job::wait(const PollingPolicy& policy, const CallOptions& opti
 
 namespace {
 
-// Follows `next` one status chunk at a time; `pages()` decodes each chunk whole, `documents()`
-// one document at a time, so that only the chunk's text and one document are held.
-struct ChunkCursor {
-  std::shared_ptr<const detail::ClientCore> core;
-  PollingPolicy policy;
-  CallOptions options;
-  Deadline deadline;
-  std::string what;
-  std::string target;
-  bool done = false;
-  bool idle = false;  ///< Last chunk brought nothing and the job still ran.
-  std::optional<Error> pending;
-
-  std::optional<Result<detail::StatusChunk>> next() {
-    if (pending) {
-      done = true;
-      Error err = std::move(*pending);
-      pending.reset();
-      return Result<detail::StatusChunk>(std::move(err));
-    }
-    if (done) return std::nullopt;
-    if (idle) {
-      if (auto stop = pause(*core, policy, deadline, what)) {
-        done = true;
-        return Result<detail::StatusChunk>(*stop);
-      }
-    }
-    auto chunk = get_chunk(*core, target, options, deadline);
-    if (!chunk.ok()) {
-      done = true;
-      return chunk;
-    }
-    const JobStatus& head = chunk->head();
-    idle = chunk->size() == 0 && !head.status.is_terminal();
-    if (head.next) {
-      auto resolved = core->resolve_next(*head.next);
-      if (resolved.ok()) {
-        target = std::move(*resolved);
-      } else {
-        pending = resolved.error();  // this chunk is good; the failure comes next
-      }
-    } else {
-      done = true;
-    }
-    return chunk;
-  }
-
-  /// A document of the last chunk failed to decode: the range ends with that error.
-  void stop() {
-    done = true;
-    pending.reset();
-  }
-};
-
-std::shared_ptr<ChunkCursor> chunk_cursor(const std::shared_ptr<const detail::ClientCore>& core,
-                                          const std::string& resource, const std::string& id,
-                                          const PollingPolicy& policy,
-                                          const CallOptions& options) {
-  auto cursor = std::make_shared<ChunkCursor>();
-  cursor->core = core;
-  cursor->policy = policy;
-  cursor->options = options;
-  cursor->deadline = core->deadline_for(options);
-  if (policy.max_wait) {
-    cursor->deadline = earlier(cursor->deadline, core->clock().now() + *policy.max_wait);
-  }
-  cursor->what = "job " + id;
-  cursor->target = resource + "/" + detail::escape_segment(id);
-  return cursor;
+// `pages()` decodes each status answer whole, `documents()` one document at a time, so that only
+// the answer's text and one document are held.
+std::shared_ptr<detail::JobFollower> follow(const std::shared_ptr<const detail::ClientCore>& core,
+                                            const std::string& resource, const std::string& id,
+                                            const PollingPolicy& policy,
+                                            const CallOptions& options) {
+  return std::make_shared<detail::JobFollower>(core, resource + "/" + detail::escape_segment(id),
+                                               policy, options, "job " + id);
 }
 
 }  // namespace
 
 Stream<JobStatus> Job::pages(const PollingPolicy& policy, const CallOptions& options) const {
-  auto cursor = chunk_cursor(core_, resource_, id(), policy, options);
+  auto cursor = follow(core_, resource_, id(), policy, options);
   return Stream<JobStatus>([cursor]() -> std::optional<Result<JobStatus>> {
     auto chunk = cursor->next();
     if (!chunk) return std::nullopt;
@@ -206,7 +112,7 @@ Stream<JobStatus> Job::pages(const PollingPolicy& policy, const CallOptions& opt
 
 Stream<Document> Job::documents(const PollingPolicy& policy, const CallOptions& options) const {
   struct DocumentCursor {
-    std::shared_ptr<ChunkCursor> chunks;
+    std::shared_ptr<detail::JobFollower> chunks;
     std::optional<detail::StatusChunk> chunk;
     std::size_t index = 0;
 
@@ -230,7 +136,7 @@ Stream<Document> Job::documents(const PollingPolicy& policy, const CallOptions& 
     }
   };
   auto cursor = std::make_shared<DocumentCursor>();
-  cursor->chunks = chunk_cursor(core_, resource_, id(), policy, options);
+  cursor->chunks = follow(core_, resource_, id(), policy, options);
   return Stream<Document>([cursor] { return cursor->next(); });
 }
 

@@ -16,6 +16,7 @@ const char* to_string(ErrorKind kind) noexcept {
     case ErrorKind::kParse: return "parse";
     case ErrorKind::kCancelled: return "cancelled";
     case ErrorKind::kInvalidArgument: return "invalid_argument";
+    case ErrorKind::kNotJson: return "not_json";
   }
   return "unknown";
 }
@@ -45,9 +46,11 @@ std::string Error::describe() const {
     case ErrorKind::kInvalidArgument:
       out = "invalid argument";
       break;
+    case ErrorKind::kNotJson:
+      break;  // the message is the whole line: "this deployment has no GET /v2/..."
   }
   if (!code.empty()) out += " " + code;
-  if (!message.empty()) out += ": " + message;
+  if (!message.empty()) out += (out.empty() ? "" : ": ") + message;
   if (!request_id.empty()) out += " (request id " + request_id + ")";
   return out;
 }
@@ -73,6 +76,61 @@ std::optional<std::string> find_header(const Headers& headers, const std::string
     if (same(key)) return value;
   }
   return std::nullopt;
+}
+
+namespace {
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// "/v2/crawl/ID" of "http://host:3002/v2/crawl/ID?skip=2".
+std::string path_of(const std::string& url) {
+  std::size_t start = 0;
+  if (const auto scheme = url.find("://"); scheme != std::string::npos) {
+    start = url.find('/', scheme + 3);
+    if (start == std::string::npos) return "/";
+  }
+  return url.substr(start, url.find_first_of("?#", start) - start);
+}
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+// What the body is, as a person would name it: "HTML page", "empty body", "plain text", ...
+std::string body_kind(const HttpResponse& response, std::size_t first) {
+  const std::string& body = response.body;
+  std::string type = lower(response.header("Content-Type").value_or(""));
+  type = type.substr(0, type.find(';'));
+  while (!type.empty() && is_space(type.back())) type.pop_back();
+  if (first == body.size()) return "empty body";
+  if (type.find("html") != std::string::npos || body[first] == '<') return "HTML page";
+  if (type.empty() || type == "application/json") return "body that is not JSON";
+  if (type == "text/plain") return "plain text";
+  return type + " body";
+}
+
+}  // namespace
+
+std::optional<std::string> describe_non_json_answer(const std::string& method,
+                                                    const std::string& url,
+                                                    const HttpResponse& response) {
+  const std::string& body = response.body;
+  std::size_t first = 0;
+  if (body.compare(0, 3, "\xEF\xBB\xBF") == 0) first = 3;  // a byte order mark
+  while (first < body.size() && is_space(body[first])) ++first;
+  if (first < body.size() && (body[first] == '{' || body[first] == '[')) return std::nullopt;
+  const std::string kind = body_kind(response, first);
+  const std::string request = method + " " + path_of(url);
+  const std::string status = "HTTP " + std::to_string(response.status);
+  if (response.status == 404 || response.status == 405) {
+    return "this deployment has no " + request + " (" + status + ", " + kind + ")";
+  }
+  // "an HTML page", "an empty body", "a text/xml body", "plain text".
+  std::string article = kind.find_first_of("aeiouH") == 0 ? "an " : "a ";
+  if (kind == "plain text") article.clear();
+  return request + " answered " + status + " with " + article + kind + " instead of JSON";
 }
 
 }  // namespace webdata

@@ -36,8 +36,11 @@ class StatusChunk {
   /// How many documents the chunk holds.
   std::size_t size() const { return documents_.size(); }
 
-  /// Document `index` decoded from its slice; a kParse error naming `data[index]`.
+  /// Document `index` decoded from its slice; a kParse error naming its place in `data`.
   Result<Document> document(std::size_t index) const;
+
+  /// Leaves out the first `count` documents (ones the caller already has).
+  void drop_front(std::size_t count);
 
   /// The head with every document decoded into `data`; the first failing document's error.
   Result<JobStatus> take_all() &&;
@@ -49,6 +52,7 @@ class StatusChunk {
   std::string body_;
   json rest_;  ///< Every top-level member but an array `data` (an answer that is not an object).
   std::vector<JsonSpan> documents_;
+  std::size_t dropped_ = 0;  ///< Documents left out before `documents_` (their index in `data`).
   JobStatus head_;
   const char* what_ = "job status";
 };

@@ -4,7 +4,7 @@
 #include <deque>
 #include <memory>
 
-#include "client_core.hpp"
+#include "job_follower.hpp"
 #include "webdata/jobs.hpp"
 #include "watch_socket.hpp"
 
@@ -210,18 +210,14 @@ class WatchCursor {
       known_ = std::move(*status);
       if (known_.error) error_ = known_.error;
       emit(WatchEvent::Kind::kStatus);
-      for (std::size_t i = delivered_; i < documents.size(); ++i) {
-        ++delivered_;
-        emit(WatchEvent::Kind::kDocument, std::move(documents[i]));
-      }
+      for (std::size_t i = delivered_; i < documents.size(); ++i) deliver(std::move(documents[i]));
     } else if (type == "document") {
       auto document = detail::decode_tree<Document>((*tree).value("data", detail::json::object()),
                                                     "watcher document");
       if (!document.ok()) return fall_back(document.error());
-      ++delivered_;
-      known_.completed = std::max<int>(known_.completed, static_cast<int>(delivered_));
+      known_.completed = std::max<int>(known_.completed, static_cast<int>(delivered_ + 1));
       known_.total = std::max(known_.total, known_.completed);
-      emit(WatchEvent::Kind::kDocument, std::move(*document));
+      deliver(std::move(*document));
     } else if (type == "error") {
       error_ = (*tree).value("error", std::string("the crawl failed"));
       known_.error = error_;
@@ -262,24 +258,24 @@ class WatchCursor {
     phase_ = Phase::kDone;
   }
 
-  // One status request from the first document not yet delivered; waits an interval first
-  // when the previous one brought nothing new.
+  // One status answer through the job follower (from the first document not yet delivered,
+  // the job's state deciding when to ask again and when it ended).
   void poll() {
-    if (idle_) {
-      if (cancelled()) return fail(make_error(ErrorKind::kCancelled, what_ + " cancelled by the caller"));
-      auto delay = policy_.polling.interval;
-      if (deadline_) {
-        const auto now = core_->clock().now();
-        if (now >= *deadline_) return fail(make_error(ErrorKind::kTimeout, what_ + " timed out"));
-        delay = std::min(delay, std::chrono::duration_cast<std::chrono::milliseconds>(*deadline_ - now));
-      }
-      core_->clock().sleep_for(delay, options_.cancel ? *options_.cancel : policy_.polling.cancel);
-      if (cancelled()) return fail(make_error(ErrorKind::kCancelled, what_ + " cancelled by the caller"));
+    if (!follower_) {
+      follower_ = std::make_unique<detail::JobFollower>(core_, path_, policy_.polling, options_,
+                                                        what_);
+      follower_->resume(delivered_, first_key_);
     }
-    auto status = get("?skip=" + std::to_string(delivered_));
+    auto chunk = follower_->next();
+    if (!chunk) {
+      emit(WatchEvent::Kind::kFinished);
+      phase_ = Phase::kDone;
+      return;
+    }
+    if (!chunk->ok()) return fail(chunk->error());
+    auto status = std::move(**chunk).take_all();
     if (!status.ok()) return fail(status.error());
     std::vector<Document> documents = std::move(status->data);
-    const bool more = status->next.has_value();
     status->data.clear();
     status->next.reset();
     const bool changed = !started_ || !same_progress(*status, known_);
@@ -287,16 +283,15 @@ class WatchCursor {
     known_ = std::move(*status);
     if (known_.error) error_ = known_.error;
     if (changed) emit(WatchEvent::Kind::kStatus);
-    for (auto& document : documents) {
-      ++delivered_;
-      emit(WatchEvent::Kind::kDocument, std::move(document));
-    }
-    if (known_.status.is_terminal() && (!more || documents.empty())) {
-      emit(WatchEvent::Kind::kFinished);
-      phase_ = Phase::kDone;
-      return;
-    }
-    idle_ = documents.empty();
+    for (auto& document : documents) deliver(std::move(document));
+  }
+
+  // One document to the caller; the first one is remembered, to recognise a deployment that
+  // answers polls from the job's first document whatever `skip` says.
+  void deliver(Document document) {
+    if (delivered_ == 0) first_key_ = detail::document_key(document);
+    ++delivered_;
+    emit(WatchEvent::Kind::kDocument, std::move(document));
   }
 
   std::shared_ptr<const detail::ClientCore> core_;
@@ -311,8 +306,9 @@ class WatchCursor {
   JobStatus known_;
   std::optional<std::string> error_;
   std::size_t delivered_ = 0;
+  std::optional<std::string> first_key_;  ///< `document_key` of the first document delivered.
+  std::unique_ptr<detail::JobFollower> follower_;
   bool started_ = false;
-  bool idle_ = false;
 };
 
 }  // namespace

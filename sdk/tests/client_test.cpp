@@ -148,8 +148,56 @@ TEST_CASE("API errors carry status, code, message and details", "[client][errors
   f.transport->push(json_response(404, "<html>Not Found</html>"));
   auto missing = f.client().crawl_status("nope");
   REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().kind == webdata::ErrorKind::kNotJson);
   CHECK(missing.error().http_status == 404);
+  CHECK(missing.error().message == "this deployment has no GET /v2/crawl/nope (HTTP 404, HTML page)");
   CHECK(missing.error().raw_body == "<html>Not Found</html>");
+}
+
+TEST_CASE("answers that are not JSON are one line of their own kind, never their HTML",
+          "[client][errors]") {
+  const auto html = [](int status) {
+    webdata::HttpResponse r;
+    r.status = status;
+    r.headers = {{"Content-Type", "text/html; charset=utf-8"}};
+    r.body = "<!DOCTYPE html>\n<html><body><pre>Cannot GET /v2/team/queue-status</pre></body></html>";
+    return r;
+  };
+  Fixture f;
+  f.transport->push(html(404));
+  auto queue = f.client().queue_status();
+  REQUIRE_FALSE(queue.ok());
+  CHECK(queue.error().kind == webdata::ErrorKind::kNotJson);
+  CHECK(queue.error().describe() ==
+        "this deployment has no GET /v2/team/queue-status (HTTP 404, HTML page)");
+  CHECK(webdata::to_string(queue.error().kind) == std::string("not_json"));
+
+  // A proxy's 502 page is retried like any 502, then reported in one line.
+  webdata::CallOptions once;
+  once.retry = webdata::RetryPolicy::none();
+  f.transport->push(html(502));
+  auto crawl = f.client().crawl_status("c1", once);
+  REQUIRE_FALSE(crawl.ok());
+  CHECK(crawl.error().kind == webdata::ErrorKind::kNotJson);
+  CHECK(crawl.error().retryable);
+  CHECK(crawl.error().message == "GET /v2/crawl/c1 answered HTTP 502 with an HTML page instead of JSON");
+
+  // A 2xx answer with an empty body or plain text, and the query left out of the line.
+  f.transport->push(json_response(200, ""));
+  auto empty = f.client().crawl_job("c1").documents();
+  std::vector<std::string> errors;
+  for (auto& doc : empty) errors.push_back(doc.ok() ? "a document" : doc.error().message);
+  CHECK(errors == std::vector<std::string>{
+                      "GET /v2/crawl/c1 answered HTTP 200 with an empty body instead of JSON"});
+  webdata::HttpResponse text;
+  text.status = 200;
+  text.headers = {{"Content-Type", "text/plain"}};
+  text.body = "OK";
+  CHECK(webdata::describe_non_json_answer("GET", "http://h:1/v1/crawl/x?skip=2", text) ==
+        "GET /v1/crawl/x answered HTTP 200 with plain text instead of JSON");
+  // JSON, or what begins as JSON (a truncated answer is a parse error), is not described.
+  text.body = " {\"success\": tr";
+  CHECK_FALSE(webdata::describe_non_json_answer("GET", "/v2/x", text).has_value());
 }
 
 TEST_CASE("malformed and truncated answers are parse errors", "[client][errors]") {
@@ -164,9 +212,13 @@ TEST_CASE("malformed and truncated answers are parse errors", "[client][errors]"
   auto truncated = client.scrape(req);
   REQUIRE_FALSE(truncated.ok());
   CHECK(truncated.error().kind == webdata::ErrorKind::kParse);
+  // A known member of another type does not fail the call: it is kept and named.
   auto wrong_type = client.scrape(req);
-  REQUIRE_FALSE(wrong_type.ok());
-  CHECK(wrong_type.error().message.find("links") != std::string::npos);
+  REQUIRE(wrong_type.ok());
+  CHECK_FALSE(wrong_type->links.has_value());
+  CHECK(wrong_type->extras.at("links").text() == "5");
+  CHECK(wrong_type->diagnostics ==
+        webdata::Diagnostics{"at links: expected an array, got an integer; kept as raw JSON in extras"});
   auto no_data = client.scrape(req);
   REQUIRE_FALSE(no_data.ok());
   CHECK(no_data.error().kind == webdata::ErrorKind::kParse);
@@ -439,7 +491,7 @@ TEST_CASE("a next address outside the API is not followed", "[client][jobs]") {
   Fixture f;
   f.transport->push(json_response(
       200,
-      R"({"status": "completed", "total": 2, "completed": 2, "data": [], "next": "https://elsewhere.test/steal?skip=1"})"));
+      R"({"status": "completed", "total": 2, "completed": 2, "data": [{"markdown": "a"}], "next": "https://elsewhere.test/steal?skip=1"})"));
   auto pages = f.client().crawl_job("c").pages();
   std::vector<bool> oks;
   for (auto& page : pages) oks.push_back(page.ok());

@@ -159,11 +159,16 @@ TEST_CASE("an Error carries the answer's request id and headers", "[ergonomics]"
   }
   SECTION("cf-ray when that is all there is; an unparseable 2xx keeps them too") {
     Fixture f;
+    f.transport->push(json_response(200, "{not json", {{"CF-RAY", "8a1b-FRA"}}));
     f.transport->push(json_response(200, "not json", {{"CF-RAY", "8a1b-FRA"}}));
     auto res = f.client().search("q");
     REQUIRE_FALSE(res.ok());
     CHECK(res.error().kind == webdata::ErrorKind::kParse);
     CHECK(res.error().request_id == "8a1b-FRA");
+    auto text = f.client().search("q");
+    REQUIRE_FALSE(text.ok());
+    CHECK(text.error().kind == webdata::ErrorKind::kNotJson);
+    CHECK(text.error().request_id == "8a1b-FRA");
   }
   SECTION("none") {
     Fixture f;

@@ -25,6 +25,29 @@ webdata::PollingPolicy fast_polling() {
   return policy;
 }
 
+// Walks a job's documents, each page once (or a failed check); how many there were.
+int walk_once(const webdata::Job& job) {
+  std::set<std::string> urls;
+  int count = 0;
+  for (auto& doc : job.documents(fast_polling())) {
+    REQUIRE(doc.ok());
+    urls.insert(doc->metadata.source_url.value_or(""));
+    ++count;
+  }
+  CHECK(count == static_cast<int>(urls.size()));  // nothing twice
+  return count;
+}
+
+// A crawl of `url` started on the mock (or a failed check).
+webdata::CrawlJob started_crawl(const webdata::Client& client, const std::string& url, int limit) {
+  webdata::CrawlRequest req;
+  req.url = url;
+  req.limit = limit;
+  auto job = client.start_crawl(req);
+  REQUIRE(job.ok());
+  return std::move(*job);
+}
+
 }  // namespace
 
 TEST_CASE("scrape over HTTP returns the page's markdown and metadata", "[integration]") {
@@ -124,14 +147,7 @@ TEST_CASE("a crawl over HTTP: paging in small chunks returns every page once", "
   auto job = client.start_crawl(req);
   REQUIRE(job.ok());
 
-  std::set<std::string> urls;
-  int count = 0;
-  for (auto& doc : job->documents(fast_polling())) {
-    REQUIRE(doc.ok());
-    urls.insert(doc->metadata.source_url.value_or(""));
-    ++count;
-  }
-  CHECK(count == static_cast<int>(urls.size()));  // nothing twice
+  const int count = walk_once(*job);
   auto done = job->status();
   REQUIRE(done.ok());
   CHECK(done->status.is_terminal());
@@ -142,6 +158,20 @@ TEST_CASE("a crawl over HTTP: paging in small chunks returns every page once", "
   REQUIRE(all.ok());
   CHECK(static_cast<int>(all->data.size()) == count);
   CHECK(job->errors().ok());
+}
+
+TEST_CASE("documents() of a crawl followed from its first instant gives every page once",
+          "[integration]") {
+  // Pages that take 300 ms each: the first status comes before any page is done (under
+  // --inject-fault first-status-without-next, with `total: 0` and no `next`, as a real
+  // deployment answers).
+  SdkMock mock(sdk_mock_flags(webdata::testing::page_pacing(0)));
+  auto client = client_for(mock);
+  auto job = started_crawl(client, "https://pages-4.delay-300.first-instant.synthetic.test/", 4);
+  CHECK(walk_once(job) == 4);
+  auto done = job.status();
+  REQUIRE(done.ok());
+  CHECK(done->status == webdata::JobState::completed());
 }
 
 TEST_CASE("batch scrape over HTTP with an invalid URL dropped", "[integration]") {
@@ -234,13 +264,9 @@ TEST_CASE("errors endpoints and the v1 job calls over HTTP", "[integration]") {
   auto client = client_for(mock);
 
   // A synthetic site with a robots-disallowed /private/ page and a host whose fetches fail.
-  webdata::CrawlRequest crawl;
-  crawl.url = "https://pages-6.private.synthetic.test/";
-  crawl.limit = 20;
-  auto job = client.start_crawl(crawl);
-  REQUIRE(job.ok());
-  REQUIRE(job->wait(fast_polling()).ok());
-  auto crawl_errors = client.crawl_errors(job->id());
+  auto job = started_crawl(client, "https://pages-6.private.synthetic.test/", 20);
+  REQUIRE(job.wait(fast_polling()).ok());
+  auto crawl_errors = client.crawl_errors(job.id());
   REQUIRE(crawl_errors.ok());
   REQUIRE(crawl_errors->robots_blocked.size() == 1);
   CHECK(crawl_errors->robots_blocked[0].find("/private/") != std::string::npos);

@@ -4,9 +4,11 @@
 // and what it changes at run time goes through the admin API (--admin). No SDK test links or
 // includes the mock (the CTest check "sdk: tests see the mock only as a process").
 //
-// The integration sources are compiled twice: webdata_sdk_tests speaks plain HTTP (and ws),
+// The integration sources are compiled three times: webdata_sdk_tests speaks plain HTTP (and ws),
 // webdata_sdk_https_tests (built with WEBDATA_SDK_TESTS_TLS) speaks HTTPS (and wss) to a mock
-// serving its own self-signed certificate, which the clients trust as their CA.
+// serving its own self-signed certificate, which the clients trust as their CA, and
+// webdata_sdk_quirk_tests (WEBDATA_SDK_TESTS_MOCK_FAULT) runs them against a mock imitating a
+// real deployment's quirk (`--inject-fault first-status-without-next`).
 #pragma once
 
 #include <exception>
@@ -64,9 +66,13 @@ class SdkMock : public SpawnedMock {
   }
 };
 
-/// `flags` for an SDK test's mock, with --tls-self-signed in the HTTPS build.
+/// `flags` for an SDK test's mock, with --tls-self-signed in the HTTPS build and the fault of the
+/// quirk build.
 inline std::vector<std::string> sdk_mock_flags(std::vector<std::string> flags = {}) {
   if (kSdkTestsOverTls) flags.emplace_back("--tls-self-signed");
+#ifdef WEBDATA_SDK_TESTS_MOCK_FAULT
+  flags.insert(flags.end(), {"--inject-fault", WEBDATA_SDK_TESTS_MOCK_FAULT});
+#endif
   return flags;
 }
 

@@ -183,22 +183,46 @@ TEST_CASE("a chunk without data, with null data or empty data has no documents",
   }
 }
 
-TEST_CASE("a chunk of the wrong shape is a parse error naming where", "[chunk]") {
+TEST_CASE("a chunk whose essential members are unusable is a parse error naming where",
+          "[chunk]") {
   CHECK(error_of(R"({"status": "completed", "data": "none"})") ==
-        "unexpected JSON: at data: expected an array, got a string");
+        "unexpected JSON: at data: expected an array, got a string (it begins: {\"data\":\"none\","
+        "\"status\":\"completed\"})");
   CHECK(error_of(R"({"status": "completed", "data": {"a": 1}})") ==
-        "unexpected JSON: at data: expected an array, got an object");
+        "unexpected JSON: at data: expected an array, got an object (it begins: {\"data\":{\"a\":1},"
+        "\"status\":\"completed\"})");
   CHECK(error_of(R"({"status": "completed", "data": [{"markdown": "a"}, 7]})") ==
-        "unexpected JSON: at data[1]: expected an object, got an integer");
-  CHECK(error_of(R"({"status": "completed", "data": [{"markdown": 1}]})") ==
-        "unexpected JSON: at data[0].markdown: expected a string, got an integer");
+        "unexpected JSON: at data[1]: expected an object, got an integer (it begins: 7)");
   CHECK(error_of(R"({"status": 5, "data": [1]})") ==
-        "unexpected JSON: at status: expected a string, got an integer");
+        "unexpected JSON: at status: expected a string, got an integer (it begins: {\"status\":5})");
   CHECK(error_of(R"([{"status": "completed"}])") ==
-        "unexpected JSON: at (top level): expected an object, got an array");
+        "unexpected JSON: at (top level): expected an object, got an array (it begins: "
+        "[{\"status\":\"completed\"}])");
   CHECK(error_of(R"({"status": "completed", "data": [{"markdown": "a"}])") ==
         "not valid JSON text");
   CHECK(error_of("") == "not valid JSON text");
+}
+
+TEST_CASE("a member of another type than expected is kept and named, not a failure", "[chunk]") {
+  const auto status = decode_status(
+      R"({"status": "completed", "total": "9", "next": 3, "error": {}, "data": [{"markdown": 1}]})");
+  CHECK(status.total == 0);
+  CHECK_FALSE(status.next.has_value());
+  CHECK_FALSE(status.error.has_value());
+  CHECK(text_of(status.extras.at("total")) == R"("9")");
+  CHECK(text_of(status.extras.at("next")) == "3");
+  CHECK(text_of(status.extras.at("error")) == "{}");
+  CHECK(status.diagnostics ==
+        webdata::Diagnostics{
+            "at total: expected an integer, got a string; kept as raw JSON in extras",
+            "at next: expected a string, got an integer; kept as raw JSON in extras",
+            "at error: expected a string, got an object; kept as raw JSON in extras"});
+  REQUIRE(status.data.size() == 1);
+  CHECK_FALSE(status.data[0].markdown.has_value());
+  CHECK(text_of(status.data[0].extras.at("markdown")) == "1");
+  CHECK(status.data[0].diagnostics ==
+        webdata::Diagnostics{
+            "at data[0].markdown: expected a string, got an integer; kept as raw JSON in extras"});
 }
 
 TEST_CASE("a truncated status answer is a clean parse error", "[chunk][client]") {
@@ -234,7 +258,7 @@ TEST_CASE("documents() ends with the error of a document that does not decode",
   FakeClientFixture f;
   f.transport->push(json_response(
       200,
-      R"({"status": "completed", "total": 5, "completed": 5, "data": [{"markdown": "a"}, {"markdown": 2}, {"markdown": "c"}], "next": "http://api.test:3002/v2/crawl/c1?skip=3"})"));
+      R"({"status": "completed", "total": 5, "completed": 5, "data": [{"markdown": "a"}, 2, {"markdown": "c"}], "next": "http://api.test:3002/v2/crawl/c1?skip=3"})"));
   std::vector<std::string> seen;
   std::string error;
   for (auto& doc : f.client().crawl_job("c1").documents()) {
@@ -245,7 +269,7 @@ TEST_CASE("documents() ends with the error of a document that does not decode",
     }
   }
   CHECK(seen == std::vector<std::string>{"a"});  // the documents before the bad one arrive
-  CHECK(error == "unexpected job status: at data[1].markdown: expected a string, got an integer");
+  CHECK(error == "unexpected job status: at data[1]: expected an object, got an integer (it begins: 2)");
   CHECK(f.transport->count() == 1);  // and `next` is not followed after it
 }
 
@@ -269,7 +293,7 @@ TEST_CASE("pages() gives each chunk whole, unknown keys kept, and stops at a bad
     CHECK(text_of(page->extras.at("shard")) == "7");
   }
   CHECK(sizes == std::vector<std::size_t>{2});
-  CHECK(errors ==
-        std::vector<std::string>{"unexpected job status: at data[1]: expected an object, got a string"});
+  CHECK(errors == std::vector<std::string>{"unexpected job status: at data[1]: expected an object, "
+                                           "got a string (it begins: \"d\")"});
   CHECK(f.transport->count() == 2);
 }

@@ -17,6 +17,8 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include "beast_session.hpp"
+
 namespace webdata::mock::webhooks::testing {
 
 /// A webhook receiver on 127.0.0.1 for tests: records every request it reads and answers as a
@@ -170,17 +172,8 @@ class Receiver {
   }
 
   void write(const std::shared_ptr<Session>& session) {
-    boost::beast::http::async_write(session->socket, session->response,
-                                    [this, session](boost::system::error_code ec, std::size_t) {
-                                      if (ec) return;
-                                      if (session->response.keep_alive()) {
-                                        read(session);
-                                      } else {
-                                        boost::system::error_code ignored;
-                                        session->socket.shutdown(
-                                            boost::asio::ip::tcp::socket::shutdown_send, ignored);
-                                      }
-                                    });
+    webdata::testing::write_then_read_next(
+        session, [this](const std::shared_ptr<Session>& s) { read(s); });
   }
 
   boost::asio::io_context io_;

@@ -94,6 +94,8 @@ struct AgentResult {
   std::optional<Json> pending_approval;
   std::optional<AgentExchangeSummary> exchange;
   Extras extras;
+  /// Keys of this answer that did not have the expected type (kept in `extras`), one line each.
+  Diagnostics diagnostics;
 };
 
 /// One run of GET /v2/agent.
@@ -118,6 +120,8 @@ struct AgentList {
   std::optional<std::string> next;
   /// `before` of `next`: pass it to `list_agents` for the next page.
   std::optional<long long> next_before;
+  /// Keys of this answer that did not have the expected type (dropped), one line each.
+  Diagnostics diagnostics;
 };
 
 /// One event of an agent run's trace. The common fields are typed; `fields` is the whole event
@@ -140,6 +144,8 @@ struct AgentTrace {
   std::optional<long long> credits_used;
   /// With live view only: the run's open browser sessions.
   std::optional<Json> active_browser_sessions;
+  /// Keys of this answer that did not have the expected type (dropped), one line each.
+  Diagnostics diagnostics;
 };
 
 /// One turn of a thread.
@@ -167,6 +173,9 @@ struct AgentThread {
   std::optional<Timestamp> updated_at;
   std::string status;  ///< "idle" or "running"
   std::vector<AgentThreadRun> runs;  ///< Oldest first.
+  /// Keys of this answer that did not have the expected type (kept in a run's `extras`, or
+  /// dropped), one line each.
+  Diagnostics diagnostics;
 };
 
 }  // namespace webdata

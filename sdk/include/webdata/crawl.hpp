@@ -60,6 +60,8 @@ struct ActiveCrawl {
   /// in `options`).
   std::optional<ScrapeOptions> scrape_options;
   Extras extras;
+  /// Keys of this answer that did not have the expected type (kept in `extras`), one line each.
+  Diagnostics diagnostics;
 };
 
 }  // namespace webdata

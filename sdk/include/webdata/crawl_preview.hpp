@@ -19,6 +19,8 @@ struct CrawlParamsPreview {
   CrawlRequest request;
   std::optional<std::string> warning;
   Extras extras;
+  /// Keys of this answer that did not have the expected type (kept in `extras`), one line each.
+  Diagnostics diagnostics;
 };
 
 }  // namespace webdata

@@ -59,6 +59,8 @@ struct Document {
   std::optional<std::string> raw_base64;  ///< v2 `rawBase64` format: the page as fetched
   /// Top-level keys this SDK has no field for, by wire name.
   Extras extras;
+  /// Keys of this answer that did not have the expected type (kept in `extras`), one line each.
+  Diagnostics diagnostics;
 };
 
 }  // namespace webdata

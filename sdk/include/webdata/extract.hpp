@@ -33,6 +33,8 @@ struct ExtractStarted {
   std::vector<std::string> invalid_urls;  ///< Skipped with `ignore_invalid_urls`.
   std::optional<std::string> warning;
   Extras extras;
+  /// Keys of this answer that did not have the expected type (kept in `extras`), one line each.
+  Diagnostics diagnostics;
 };
 
 /// An extract job's state (GET /v2/extract/{id}). `status` is "processing", "completed",
@@ -49,6 +51,8 @@ struct ExtractResult {
   std::optional<std::string> warning;
   std::optional<std::string> error;  ///< Why a failed job failed.
   Extras extras;
+  /// Keys of this answer that did not have the expected type (kept in `extras`), one line each.
+  Diagnostics diagnostics;
 
   /// Whether the job ended (any status but "processing").
   bool done() const { return status != "processing"; }

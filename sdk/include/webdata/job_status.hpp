@@ -18,6 +18,8 @@ struct JobStarted {
   /// Batch scrape only: URLs dropped as invalid (absent unless ignoreInvalidURLs is on).
   std::optional<std::vector<std::string>> invalid_urls;
   Extras extras;
+  /// Keys of this answer that did not have the expected type (kept in `extras`), one line each.
+  Diagnostics diagnostics;
 };
 
 /// One status chunk of a crawl or batch scrape (GET /v2/crawl/{id}, /v2/batch/scrape/{id}).
@@ -35,6 +37,8 @@ struct JobStatus {
   /// where SDK versions before 0.2 put it.
   std::optional<std::string> error;
   Extras extras;
+  /// Keys of this answer that did not have the expected type (kept in `extras`), one line each.
+  Diagnostics diagnostics;
 };
 
 /// A page the service failed to scrape.
@@ -52,6 +56,8 @@ struct JobErrors {
   std::vector<JobError> errors;
   std::vector<std::string> robots_blocked;
   Extras extras;
+  /// Keys of this answer that did not have the expected type (kept in `extras`), one line each.
+  Diagnostics diagnostics;
 };
 
 }  // namespace webdata

@@ -40,9 +40,12 @@ class Job {
   /// `documents()`, which holds one chunk at a time.
   Result<JobStatus> wait(const PollingPolicy& policy = {}, const CallOptions& options = {}) const;
 
-  /// The status chunks, lazily: one request per chunk, following `next`. Usable while the job
-  /// runs: when a chunk brings nothing new and the job still runs, the next request waits
-  /// `policy.interval`. Ends after the last chunk of a finished job.
+  /// The status chunks, lazily: one request per chunk, following `next`, each chunk with only
+  /// the documents not given before. Driven by the job's state: it ends once the job is
+  /// terminal and no `next` remains (or a terminal chunk brings nothing new); while the job
+  /// runs, a chunk without `next` or without anything new is followed by another request after
+  /// `policy.interval` (with `skip` = documents so far). `policy.max_wait` and the call's
+  /// deadline bound it. See docs/sdk.md, "How a job is followed".
   Stream<JobStatus> pages(const PollingPolicy& policy = {}, const CallOptions& options = {}) const;
 
   /// Every document of the job, lazily, one chunk in memory at a time (see `pages`).

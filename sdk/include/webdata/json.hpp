@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "webdata/result.hpp"
 
@@ -55,5 +56,11 @@ class Json {
 /// Keys of a response object that the SDK has no field for, by wire name. Models keep them so a
 /// newer service never loses data in an older SDK, and write them back when serialized.
 using Extras = std::map<std::string, Json>;
+
+/// What the SDK could not read into the field meant for it, one line each: a known key of an
+/// unexpected type (`at error: expected a string, got an object`), whose value is kept as raw
+/// JSON in the model's `extras` instead of failing the call. Empty when the answer had the
+/// expected shape. Models that carry it never write it back (`to_json` leaves it out).
+using Diagnostics = std::vector<std::string>;
 
 }  // namespace webdata

@@ -37,6 +37,8 @@ struct MapResult {
   std::vector<MapLink> links;
   std::optional<std::string> warning;
   Extras extras;
+  /// Keys of this answer that did not have the expected type (kept in `extras`), one line each.
+  Diagnostics diagnostics;
 };
 
 }  // namespace webdata

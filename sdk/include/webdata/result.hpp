@@ -21,9 +21,14 @@ enum class ErrorKind {
   kParse,            ///< The answer was not the JSON the contract promises.
   kCancelled,        ///< The caller's cancellation token fired.
   kInvalidArgument,  ///< The call was refused before anything was sent.
+  /// The service answered, but not with JSON: the HTML 404 page of a deployment that lacks the
+  /// route, a proxy's error page, an empty body. `message` says so in one line, e.g.
+  /// "this deployment has no GET /v2/team/queue-status (HTTP 404, HTML page)";
+  /// `http_status` and `raw_body` are the answer's.
+  kNotJson,
 };
 
-/// "http", "transport", "timeout", "parse", "cancelled", "invalid_argument".
+/// "http", "transport", "timeout", "parse", "cancelled", "invalid_argument", "not_json".
 const char* to_string(ErrorKind kind) noexcept;
 /// Writes `to_string(kind)`.
 std::ostream& operator<<(std::ostream& os, ErrorKind kind);

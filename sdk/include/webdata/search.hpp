@@ -108,7 +108,10 @@ struct SearchResults {
   std::optional<std::string> warning;
   std::optional<std::string> id;
   std::optional<int> credits_used;
-  Extras extras;  ///< Unknown keys of the response and of its `data` (prefixed `data.`).
+  /// Unknown keys of the response and of its `data` (prefixed `data.`).
+  Extras extras;
+  /// Keys of this answer that did not have the expected type (kept in `extras`), one line each.
+  Diagnostics diagnostics;
 };
 
 }  // namespace webdata

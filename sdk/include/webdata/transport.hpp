@@ -43,6 +43,18 @@ struct HttpResponse {
   }
 };
 
+/// The one line that says what an answer that is not JSON means, for a caller that expected JSON.
+/// A route the deployment lacks (404 or 405): "this deployment has no GET /v2/team/queue-status
+/// (HTTP 404, HTML page)"; any other status: "GET /v2/crawl/ID answered HTTP 502 with an HTML
+/// page instead of JSON" (or "an empty body", "plain text", "a text/xml body"). The SDK's
+/// `ErrorKind::kNotJson` errors carry it as their message; other tools (the conformance suite's
+/// capability checks) use it for the same wording. `url` may be a whole URL or a path; neither
+/// the host nor the query appears in the line. nullopt when the body starts as JSON does (`{` or
+/// `[`): JSON, or a malformed or truncated answer, which is a parse error rather than this.
+std::optional<std::string> describe_non_json_answer(const std::string& method,
+                                                    const std::string& url,
+                                                    const HttpResponse& response);
+
 /// How the SDK reaches the service: TLS, proxy, user agent and connect timeout. The libcurl
 /// transport uses them for every HTTP request and the crawl watcher for its WebSocket
 /// (`ws://` or `wss://`), so both connect the same way.

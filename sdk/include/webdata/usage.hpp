@@ -16,6 +16,8 @@ struct CreditUsage {
   std::optional<Timestamp> billing_period_start;
   std::optional<Timestamp> billing_period_end;
   Extras extras;
+  /// Keys of this answer that did not have the expected type (kept in `extras`), one line each.
+  Diagnostics diagnostics;
 };
 
 /// GET /v2/team/token-usage: extract tokens.
@@ -25,6 +27,8 @@ struct TokenUsage {
   std::optional<Timestamp> billing_period_start;
   std::optional<Timestamp> billing_period_end;
   Extras extras;
+  /// Keys of this answer that did not have the expected type (kept in `extras`), one line each.
+  Diagnostics diagnostics;
 };
 
 /// One billing period of a usage history (and one API key, when asked by key).
@@ -40,6 +44,8 @@ struct UsagePeriod {
 struct UsageHistory {
   std::vector<UsagePeriod> periods;
   Extras extras;
+  /// Keys of this answer that did not have the expected type (kept in `extras`), one line each.
+  Diagnostics diagnostics;
 };
 
 /// GET /v2/team/queue-status.
@@ -50,6 +56,8 @@ struct QueueStatus {
   long long max_concurrency = 0;
   std::optional<Timestamp> most_recent_success;  ///< Unset when nothing succeeded in 24 h.
   Extras extras;
+  /// Keys of this answer that did not have the expected type (kept in `extras`), one line each.
+  Diagnostics diagnostics;
 };
 
 /// GET /v2/concurrency-check.
@@ -57,6 +65,8 @@ struct Concurrency {
   long long concurrency = 0;
   long long max_concurrency = 0;
   Extras extras;
+  /// Keys of this answer that did not have the expected type (kept in `extras`), one line each.
+  Diagnostics diagnostics;
 };
 
 }  // namespace webdata

@@ -58,6 +58,8 @@ struct Event {
   std::optional<Json> metadata;
   std::optional<std::string> error;  ///< Set for failed events.
   Extras extras;
+  /// Keys of this answer that did not have the expected type (kept in `extras`), one line each.
+  Diagnostics diagnostics;
 };
 
 /// `sha256=<lowercase hex HMAC-SHA256(secret, raw_body)>`, the header value a sender computes.

@@ -34,6 +34,8 @@ struct SearchResults {
   std::optional<std::string> id;
   std::optional<int> credits_used;
   Extras extras;
+  /// Keys of this answer that did not have the expected type (kept in `extras`), one line each.
+  Diagnostics diagnostics;
 };
 
 }  // namespace webdata::v1
