@@ -6,6 +6,7 @@
 #include "app/mock_server.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "content/dom.hpp"
 #include "core/ids.hpp"
@@ -43,19 +44,19 @@ http::Request without_body(const http::Request& request) {
 
 /// The build's v2 batch scrape checked every URL unless the body itself said
 /// `ignoreInvalidURLs: true` (the specification, and the mock, ignore them by default).
-http::Request batch_as_imitated(const http::Request& request) {
+/// The request so rewritten; nullopt for any other request, and for a batch that names the flag.
+std::optional<http::Request> batch_as_imitated(const http::Request& request) {
+  if (request.path != "/v2/batch/scrape") return std::nullopt;
   nlohmann::json body = nlohmann::json::parse(request.body, nullptr, false);
-  if (request.path != "/v2/batch/scrape" || !body.is_object() ||
-      body.find("ignoreInvalidURLs") != body.end()) {
-    return request;
-  }
+  if (!body.is_object() || body.find("ignoreInvalidURLs") != body.end()) return std::nullopt;
   http::Request out = request;
   body["ignoreInvalidURLs"] = false;
   out.body = body.dump();
   return out;
 }
 
-/// The build's v2 batch lists `invalidURLs` always: empty when every URL passed its checks.
+/// The build's v2 batch that checked its URLs still lists `invalidURLs`: empty, since every URL
+/// passed.
 http::Response with_no_invalid(http::Response response) {
   nlohmann::json body = nlohmann::json::parse(response.body, nullptr, false);
   if (!body.is_object() || body.find("invalidURLs") != body.end()) return response;
@@ -124,12 +125,11 @@ http::Response MockServer::express_not_found(const http::Request& request) {
 
 http::Response MockServer::validate_as_imitated(const http::Request& request) const {
   // Express parses a body as JSON only when it is sent as JSON; any other body is none.
-  http::Response response = check_content_type(request)
-                                ? router_.dispatch(without_body(request))
-                                : router_.dispatch(batch_as_imitated(request));
-  if (response.status == 200 && request.path == "/v2/batch/scrape") {
-    return with_no_invalid(std::move(response));
-  }
+  const auto strict_batch = batch_as_imitated(request);
+  http::Response response = check_content_type(request) ? router_.dispatch(without_body(request))
+                            : strict_batch              ? router_.dispatch(*strict_batch)
+                                                        : router_.dispatch(request);
+  if (strict_batch && response.status == 200) return with_no_invalid(std::move(response));
   if (response.status != 400) return response;
   nlohmann::json body = nlohmann::json::parse(response.body, nullptr, false);
   if (!body.is_object() || !body.contains("details") || !body.at("details").is_array()) {
