@@ -208,3 +208,38 @@ TEST_CASE_METHOD(Fixture, "validation and answers as the build gave them",
   CHECK(cancel.status == 404);
   CHECK(cancel.body == json({{"error", "Job not found"}}));
 }
+
+TEST_CASE_METHOD(Fixture, "a v2 batch checks its URLs unless the body says to ignore them",
+                 "[imitate][validation][batch]") {
+  // Without the flag the build refused an invalid URL, in zod's words and without the mock's hint.
+  const auto refused = api.post("/v2/batch/scrape", {{"urls", {"notaurl"}}});
+  REQUIRE(refused.status == 400);
+  CHECK(refused.body["details"][0]["message"] ==
+        "URL must have a valid top-level domain or be a valid path");
+  CHECK_FALSE(refused.body.contains("hint"));
+  // Valid URLs: started, with the (empty) list of invalid ones the build always gave.
+  const auto started = api.post("/v2/batch/scrape", {{"urls", {"http://shop.test/desk"}}});
+  REQUIRE(started.status == 200);
+  CHECK(started.body["invalidURLs"] == json::array());
+  // The flag said false: no list, as the build answered.
+  const auto strict = api.post("/v2/batch/scrape",
+                               {{"urls", {"http://shop.test/desk"}}, {"ignoreInvalidURLs", false}});
+  REQUIRE(strict.status == 200);
+  CHECK_FALSE(strict.body.contains("invalidURLs"));
+  // The flag said true: the invalid URL is listed and the job runs.
+  const auto ignoring = api.post("/v2/batch/scrape",
+                                 {{"urls", {"notaurl"}}, {"ignoreInvalidURLs", true}});
+  REQUIRE(ignoring.status == 200);
+  CHECK(ignoring.body["invalidURLs"] == json({"notaurl"}));
+}
+
+TEST_CASE_METHOD(Fixture, "a batch of no URLs starts and completes at once", "[imitate][batch]") {
+  for (const std::string v : {"v1", "v2"}) {
+    const auto started = api.post("/" + v + "/batch/scrape", {{"urls", json::array()}});
+    REQUIRE(started.status == 200);
+    const auto status = api.get("/" + v + "/batch/scrape/" + started.body["id"].get<std::string>());
+    CHECK(status.body["status"] == "completed");
+    CHECK(status.body["total"] == 0);
+    CHECK(status.body["data"] == json::array());
+  }
+}
