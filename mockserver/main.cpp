@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -112,6 +113,19 @@ bool remove_stale_ready_file(const std::string& path) {
   return false;
 }
 
+/// One warning for an imitated deployment, one for each fault given on its own.
+void warn_of_faults(const webdata::mock::Config& config) {
+  const auto imitated = webdata::mock::profile_conditions(config.imitate);
+  if (!imitated.empty()) {
+    std::cerr << "webdata-mock: WARNING: --imitate " << config.imitate
+              << " answers as that deployment did, not as the API should\n";
+  }
+  for (const auto& fault : config.inject_faults) {
+    if (std::find(imitated.begin(), imitated.end(), fault) != imitated.end()) continue;
+    std::cerr << "webdata-mock: WARNING: --inject-fault " << fault << " breaks the API on purpose\n";
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -152,10 +166,7 @@ int main(int argc, char** argv) {
   try {
     webdata::mock::MockServer server(*parsed.config, std::cerr);
     server.start();
-    for (const auto& fault : parsed.config->inject_faults) {
-      std::cerr << "webdata-mock: WARNING: --inject-fault " << fault
-                << " breaks the API on purpose\n";
-    }
+    warn_of_faults(*parsed.config);
     if (!server.certificate_file().empty() && parsed.config->server.tls.self_signed) {
       // Before the URL line: a script that waits for the URL has the certificate by then.
       std::cout << "webdata-mock TLS certificate (self-signed; trust it as the CA): "

@@ -324,6 +324,17 @@ std::string fault_list() {
   return text;
 }
 
+// The --imitate profiles with their conditions, for the end of the help.
+std::string profile_list() {
+  std::string text = "Profiles for --imitate:";
+  for (const auto& profile : imitation_profiles()) {
+    std::string conditions;
+    for (const auto& c : profile.conditions) conditions += (conditions.empty() ? "" : ", ") + c;
+    text += "\n  " + profile.name + ": " + profile.what + ";\n    conditions: " + conditions;
+  }
+  return text;
+}
+
 FlagGroup other_flags() {
   return {"Other",
           {{"--inject-fault", "NAME[,NAME...]",
@@ -331,6 +342,14 @@ FlagGroup other_flags() {
             "conformance suite catches and accepts (never\nfor real use); repeatable, faults "
             "combine; the names are listed below",
             add_faults},
+           {"--imitate", "PROFILE",
+            "answer as a recorded deployment did: its conditions and quirks\nswitched on "
+            "together, as --inject-fault each (never for real use);\nthe profiles are listed "
+            "below",
+            [](Parsing& p, const std::string& value) {
+              return value.empty() ? std::string("--imitate needs a profile name")
+                                   : imitate(p.config, value);
+            }},
            {"--print-config", "", "print the effective settings as JSON and exit",
             set([](Parsing & p) -> auto& { return p.print_config; })}}};
 }
@@ -348,7 +367,7 @@ std::unique_ptr<CLI::App> make_app(std::map<const CLI::Option*, const Flag*>& bo
       "strict validation, content extraction from a virtual web, jobs, credits and webhooks.",
       "webdata-mock");
   app->get_formatter()->column_width(28);
-  app->footer(fault_list() +
+  app->footer(fault_list() + "\n\n" + profile_list() +
               "\n\nStop it with Ctrl-C (SIGINT) or SIGTERM; in-flight requests are finished "
               "first.");
   for (const auto& group : flag_groups()) {

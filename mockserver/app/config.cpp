@@ -81,12 +81,75 @@ const std::vector<std::pair<std::string, std::string>>& fault_names() {
       {"no-parse", "POST /v2/parse is not served (404), as by deployments older than it"},
       {"no-scrape-store",
        "GET /scrape/{id} answers 404 for every id, as self-hosted deployments (no database) do"},
+      // Conditions of recorded deployments (imitation_profiles()); usable one by one too.
+      {"no-llm-key",
+       "no language model key: json and summary formats are left out of documents, extract jobs "
+       "fail, v1 extract answers 500, crawl params preview 400"},
+      {"no-browser",
+       "no browser engine: v1 screenshots and actions fail with 500 SCRAPE_ALL_ENGINES_FAILED, "
+       "v2 screenshots give a warning, an unreachable page fails as SCRAPE_ALL_ENGINES_FAILED"},
+      {"no-database",
+       "no database: the concurrency check, GET /scrape/{id} and requests with an "
+       "x-idempotency-key answer 500 UNKNOWN_ERROR"},
+      {"no-result-cache",
+       "no result cache: every scrape fetches (maxAge has no effect), no cacheState or cachedAt"},
+      {"express-404",
+       "routes newer than Aug 2025 (agent, queue status, v2 batch errors, parse, historical "
+       "usage), unknown routes and other methods answer Express's HTML 404"},
+      {"ignore-limit", "job status ignores limit: a chunk holds every document that fits"},
+      {"bare-cancel-errors", "cancelling an unknown job answers {\"error\": \"Job not found\"}"},
+      {"one-job-store",
+       "crawl and batch scrape ids are read, cancelled and listed through either kind's routes"},
+      {"baseline-validation",
+       "validation as Aug 2025: a body not sent as JSON is read as none, a missing url gets the "
+       "top-level-domain message, v1 search refusals are 500, v2 search's have no code, no "
+       "hint, v2 batch URLs checked unless ignoreInvalidURLs is true"},
+      {"baseline-fields",
+       "no fields newer than Aug 2025: v1 search without id and creditsUsed, v2 search without "
+       "id and warning, usage with the balance only, no v2 robots warning, no metadata.error"},
       {"first-status-without-next",
        "a job's status has total 0, no `next` and no data until its first page is done, and "
        "`next` only when total > skip + returned (the Aug-2025 server)"},
       {"extract-error-object", "a failed extract job answers \"error\": {} (the Aug-2025 server)"},
   };
   return names;
+}
+
+const std::vector<ImitationProfile>& imitation_profiles() {
+  // The conditions are applied as if each had been given with --inject-fault.
+  static const std::vector<ImitationProfile> profiles = {
+      {"self-hosted-2025-08",
+       "the self-hosted build of late August 2025 recorded in tests/data/real/ (no auth, no "
+       "model key, no search provider, no browser, no database, no result cache)",
+       {"no-auth", "no-llm-key", "no-search-results", "no-browser", "no-database",
+        "no-result-cache", "express-404", "ignore-skip", "ignore-limit", "cancel-finished-flips",
+        "bare-cancel-errors", "one-job-store", "baseline-fields", "baseline-validation",
+        "unsigned-webhooks",
+        "first-status-without-next",
+        "extract-error-object"}},
+  };
+  return profiles;
+}
+
+std::vector<std::string> profile_conditions(const std::string& name) {
+  for (const auto& profile : imitation_profiles()) {
+    if (profile.name == name) return profile.conditions;
+  }
+  return {};
+}
+
+std::string imitate(Config& config, const std::string& name) {
+  const auto conditions = profile_conditions(name);
+  if (conditions.empty()) {
+    std::string list;
+    for (const auto& p : imitation_profiles()) list += (list.empty() ? "" : ", ") + p.name;
+    return "unknown profile '" + name + "' for --imitate (known: " + list + ")";
+  }
+  config.imitate = name;
+  for (const auto& condition : conditions) {
+    if (!config.has_fault(condition)) config.inject_faults.push_back(condition);
+  }
+  return "";
 }
 
 std::vector<std::string> Config::effective_web_roots() const {
@@ -139,6 +202,7 @@ json Config::to_json(bool mask_secrets) const {
           {"agentJobs", agent_jobs},
           {"agentPacingMs", agent_pacing_ms},
           {"injectFaults", inject_faults},
+          {"imitate", imitate},
           {"admin", admin},
           {"adminOnPublic", admin_on_public},
           {"liveFetch", live_fetch},
@@ -217,7 +281,7 @@ std::string apply_config_json(const json& file, Config& config) {
       "teams", "webRoot", "bundledWeb", "apiStubRoot", "chunkBytes", "admin", "adminOnPublic",
       "liveFetch", "allowPrivateTargets", "journalLimit", "webhookSignatureHeader", "stateDir",
       "pagePacingMs", "agentJobs", "agentPacingMs", "workers", "tlsCert", "tlsKey",
-      "tlsSelfSigned"};
+      "tlsSelfSigned", "imitate"};
   for (const auto& [key, value] : file.items()) {
     (void)value;
     if (known.count(key) == 0) return "unknown setting '" + key + "'";
@@ -255,6 +319,9 @@ std::string apply_config_json(const json& file, Config& config) {
   check(read_bool(file, "agentJobs", config.agent_jobs));
   check(read_int(file, "agentPacingMs", config.agent_pacing_ms, 0, 60000));
   check(read_string(file, "webhookSignatureHeader", config.webhook_signature_header));
+  std::string profile;
+  check(read_string(file, "imitate", profile));
+  if (err.empty() && !profile.empty()) check(imitate(config, profile));
   if (!err.empty()) return err;
 
   return read_teams(file, config);

@@ -34,6 +34,8 @@ struct Config {
   /// Deliberate defects and deployment quirks (--inject-fault, repeatable), for proving what the
   /// conformance suite catches and what it accepts (never for real use); see fault_names().
   std::vector<std::string> inject_faults;
+  /// The deployment profile given by --imitate (its conditions are in inject_faults); "" none.
+  std::string imitate;
   std::string webhook_signature_header = "X-Service-Signature";
 
   bool has_fault(const std::string& name) const;
@@ -71,6 +73,20 @@ std::string apply_config_json(const nlohmann::json& file, Config& config);
 std::string usage();
 /// The names --inject-fault takes, each with what it does.
 const std::vector<std::pair<std::string, std::string>>& fault_names();
+
+/// A recorded deployment imitated as one named set of conditions (--imitate NAME): what it was,
+/// and the faults and quirks that make the mock answer as it did (docs/mockserver.md).
+struct ImitationProfile {
+  std::string name;
+  std::string what;
+  std::vector<std::string> conditions;  ///< Names of fault_names().
+};
+const std::vector<ImitationProfile>& imitation_profiles();
+/// The conditions of the profile `name`; empty when there is no such profile.
+std::vector<std::string> profile_conditions(const std::string& name);
+/// Switches on the conditions of the profile `name` (--imitate, config key `imitate`); the
+/// reason when there is no such profile, else "".
+std::string imitate(Config& config, const std::string& name);
 
 /// The bundled virtual web: next to the executable when installed, else the source tree.
 std::string default_web_root();

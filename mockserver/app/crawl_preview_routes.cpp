@@ -12,7 +12,12 @@ using nlohmann::json;
 void MockServer::add_crawl_preview_routes() {
   api<requests::CrawlPreviewRequest>(
       "POST", "/v2/crawl/params-preview", requests::Version::v2, Credits::free,
-      [](ApiCall&, std::shared_ptr<const requests::CrawlPreviewRequest> request) {
+      [this](ApiCall&, std::shared_ptr<const requests::CrawlPreviewRequest> request) {
+        // --inject-fault no-llm-key: the options come from a model, which a deployment may lack.
+        if (config_.has_fault("no-llm-key")) {
+          return http::Response::error(
+              400, "Failed to process natural language prompt. Please try rephrasing.");
+        }
         json data = jobs::crawl_options_from_prompt(request->prompt);
         data["url"] = request->url;
         json body = {{"success", true}, {"data", data}};

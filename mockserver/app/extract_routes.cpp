@@ -35,6 +35,10 @@ void MockServer::add_extract_routes() {
 }
 
 http::Response MockServer::start_extract(ApiCall& call, const requests::ExtractRequest& request) {
+  // --inject-fault no-llm-key: the recorded build's v1 extract fails outright without one.
+  if (call.version == "v1" && config_.has_fault("no-llm-key")) {
+    return http::Response::error(500, "Internal server error");
+  }
   jobs::ExtractRequest job;
   // With ignoreInvalidURLs, the URLs the service would refuse are skipped (without it, the
   // checks refused them already). A trailing `/*` is a glob over the site's pages.
@@ -71,7 +75,8 @@ http::Response MockServer::start_extract(ApiCall& call, const requests::ExtractR
   job.include_subdomains = request.takes_subdomains();
   job.show_sources = request.show_sources;
   const auto started = extracts_->start(call.team, std::move(job));
-  json out = {{"success", true}, {"id", started->id}};
+  // The service answers the start with the (empty) trace of the URLs it will consider.
+  json out = {{"success", true}, {"id", started->id}, {"urlTrace", json::array()}};
   if (request.ignore_invalid_urls && !invalid.empty()) out["invalidURLs"] = invalid;
   return http::Response::json(200, out);
 }

@@ -180,12 +180,17 @@ void MockServer::add_job_routes() {
     add_job_resource_routes("/" + v + "/batch/scrape", JobKind::batch_scrape);
   }
   // The specification writes the errors path once without a version: an alias of v2.
-  api("GET", "/crawl/{id}/errors", [this](ApiCall& call) {
-    std::shared_ptr<jobs::Job> job;
-    const auto lookup = jobs_->find(call.params.at("id"), call.team.id, JobKind::crawl, job);
-    if (lookup != JobEngine::Lookup::found) return not_found_or_expired(lookup);
-    return http::Response::json(200, jobs_->errors_body(*job));
-  });
+  api("GET", "/crawl/{id}/errors",
+      [this](ApiCall& call) { return job_errors(call, JobKind::crawl); });
+}
+
+http::Response MockServer::job_errors(ApiCall& call, JobKind kind) {
+  std::shared_ptr<jobs::Job> job;
+  const auto lookup = jobs_->find(call.params.at("id"), call.team.id, kind, job);
+  // Unlike its status, a job's errors answer another team that the job exists.
+  if (lookup == JobEngine::Lookup::other_team) return http::Response::error(403, "Forbidden");
+  if (lookup != JobEngine::Lookup::found) return not_found_or_expired(lookup);
+  return http::Response::json(200, jobs_->errors_body(*job));
 }
 
 std::optional<http::WebSocketRoute> MockServer::watch_crawl(const http::Request& request) {
@@ -321,14 +326,14 @@ void MockServer::add_job_resource_routes(const std::string& prefix, jobs::JobKin
       case JobEngine::CancelOutcome::expired: return http::Response::error(404, "Job expired");
       case JobEngine::CancelOutcome::not_found: break;
     }
+    // --inject-fault bare-cancel-errors: as the Aug-2025 build, without `success`.
+    if (config_.has_fault("bare-cancel-errors")) {
+      return http::Response::json(404, {{"error", "Job not found"}});
+    }
     return http::Response::error(404, "Job not found");
   });
-  api("GET", prefix + "/{id}/errors", [this, kind](ApiCall& call) {
-    std::shared_ptr<jobs::Job> job;
-    const auto lookup = jobs_->find(call.params.at("id"), call.team.id, kind, job);
-    if (lookup != JobEngine::Lookup::found) return not_found_or_expired(lookup);
-    return http::Response::json(200, jobs_->errors_body(*job));
-  });
+  api("GET", prefix + "/{id}/errors",
+      [this, kind](ApiCall& call) { return job_errors(call, kind); });
 }
 
 }  // namespace webdata::mock

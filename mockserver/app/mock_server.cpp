@@ -29,6 +29,14 @@ MockServer::MockServer(Config config, std::ostream& log)
   scraper_->set_drop_status_code(config_.has_fault("missing-status-code"));
   scraper_->set_no_llm(config_.has_fault("no-llm"));
   scraper_->set_no_screenshot(config_.has_fault("no-screenshot"));
+  express_404_ = config_.has_fault("express-404");
+  baseline_validation_ = config_.has_fault("baseline-validation");
+  scrape::Conditions conditions;
+  conditions.no_result_cache = config_.has_fault("no-result-cache");
+  conditions.no_browser = config_.has_fault("no-browser");
+  conditions.no_llm_key = config_.has_fault("no-llm-key");
+  conditions.baseline_fields = config_.has_fault("baseline-fields");
+  scraper_->set_conditions(conditions);
   jobs::EngineSettings engine;
   engine.chunk_bytes = config_.chunk_bytes;
   engine.pacing = std::chrono::milliseconds(config_.page_pacing_ms);
@@ -36,6 +44,9 @@ MockServer::MockServer(Config config, std::ostream& log)
   engine.fault_repeat_skip = config_.has_fault("repeat-skip");
   engine.fault_ignore_skip = config_.has_fault("ignore-skip");
   engine.fault_cancel_finished_flips = config_.has_fault("cancel-finished-flips");
+  engine.fault_ignore_limit = config_.has_fault("ignore-limit");
+  engine.fault_one_job_store = config_.has_fault("one-job-store");
+  engine.fault_baseline_fields = config_.has_fault("baseline-fields");
   engine.fault_first_status_without_next = config_.has_fault("first-status-without-next");
   webhooks::Settings delivery;
   delivery.signature_header = config_.webhook_signature_header;
@@ -50,6 +61,8 @@ MockServer::MockServer(Config config, std::ostream& log)
       *search_, teams_, clock_, std::chrono::milliseconds(config_.agent_pacing_ms));
   jobs::ExtractSettings extract;
   extract.pacing = engine.pacing;
+  extract.no_model = config_.has_fault("no-llm-key");
+  extract.baseline_fields = config_.has_fault("baseline-fields");
   extract.fault_error_object = config_.has_fault("extract-error-object");
   extracts_ = std::make_unique<jobs::ExtractEngine>(*scraper_, *web_, teams_, clock_, extract);
   add_routes();
@@ -129,6 +142,8 @@ std::optional<http::Response> MockServer::check_idempotency(const http::Request&
                                                             const Team& team) {
   const auto key = request.header("x-idempotency-key");
   if (!key) return std::nullopt;
+  // --inject-fault no-database: the keys are kept in the database a deployment may not have.
+  if (config_.has_fault("no-database")) return database_unavailable();
   if (!is_uuid(*key)) {
     return http::Response::error(400, "x-idempotency-key must be a UUID", "BAD_REQUEST",
                                  json::array({{{"code", "invalid_string"},
@@ -273,9 +288,16 @@ http::Response MockServer::handle_request(const http::Request& request) {
     return admin_router_.dispatch(request);
   }
   std::optional<http::Response> stubbed = match_api_stub(request);
-  http::Response response = stubbed ? std::move(*stubbed) : router_.dispatch(request);
+  http::Response response = stubbed ? std::move(*stubbed) : dispatch(request);
   journal_.record(request, response.status, stubbed.has_value(), clock_.now());
   return response;
+}
+
+http::Response MockServer::dispatch(const http::Request& request) const {
+  // --inject-fault express-404: what the imitated build had no route for answers Express's page.
+  if (express_404_ && !imitated_route(request)) return express_not_found(request);
+  if (baseline_validation_) return validate_as_imitated(request);
+  return router_.dispatch(request);
 }
 
 void MockServer::start() { server_->start(); }

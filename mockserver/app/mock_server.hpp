@@ -148,6 +148,17 @@ class MockServer {
                                                   const Team& team);
   /// Everything but CORS: admin, API stubs, the API.
   http::Response handle_request(const http::Request& request);
+  /// The API's answer to a request no stub took.
+  http::Response dispatch(const http::Request& request) const;
+  /// Whether the imitated deployment had the request's route (app/imitation.cpp).
+  bool imitated_route(const http::Request& request) const;
+  /// The router's answer as the imitated build validates (--inject-fault baseline-validation).
+  http::Response validate_as_imitated(const http::Request& request) const;
+  /// Express's HTML 404 page, as a deployment answers a route it does not have.
+  static http::Response express_not_found(const http::Request& request);
+  /// 500 UNKNOWN_ERROR with an exception id, as a deployment without its database answers
+  /// what needs it.
+  static http::Response database_unavailable();
   void add_routes();
   void add_scrape_routes();
   /// POST /v1|v2/search (app/search_routes.cpp).
@@ -161,7 +172,7 @@ class MockServer {
   /// The 200 answer (or 402 when the team cannot pay what the results cost).
   http::Response search_answer(ApiCall& call, const requests::SearchRequest& request,
                                std::int64_t credits, nlohmann::json data,
-                               const std::vector<std::string>& warnings);
+                               std::vector<std::string> warnings);
   static http::Response bad_search_field(const std::string& field, const std::string& message);
   /// POST /v2/agent, GET and DELETE /v2/agent/{id}, the list, trace, snapshots and threads
   /// (app/agent_routes.cpp).
@@ -184,6 +195,8 @@ class MockServer {
   /// POST /v1|v2/batch/scrape: a new batch, or more pages for one (`appendToId`).
   http::Response start_batch(ApiCall& call,
                              std::shared_ptr<const requests::BatchScrapeRequest> request);
+  /// GET .../{id}/errors of a crawl or batch scrape.
+  http::Response job_errors(ApiCall& call, jobs::JobKind kind);
   void add_job_resource_routes(const std::string& prefix, jobs::JobKind kind);
   /// The crawl watcher: a WebSocket route for `GET /v1|v2/crawl/{id}` upgrade requests
   /// (app/job_routes.cpp); nullopt for any other upgrade request.
@@ -233,6 +246,8 @@ class MockServer {
   std::atomic<bool> watcher_enabled_{true};
   std::shared_ptr<std::atomic<std::size_t>> open_watchers_ =
       std::make_shared<std::atomic<std::size_t>>(0);
+  bool express_404_ = false;          ///< --inject-fault express-404
+  bool baseline_validation_ = false;  ///< --inject-fault baseline-validation
   std::unique_ptr<http::Server> server_;
 };
 

@@ -29,6 +29,14 @@ http::Response document_answer(const std::string& document) {
   return response;
 }
 
+/// The service's v2 scrape waits in its concurrency queue, and says so when it times out.
+scrape::Failure queued_words(scrape::Failure failure, requests::Version version) {
+  if (version == requests::Version::v2 && failure.message == "Scrape timed out") {
+    failure.message = "Scrape timed out after waiting in the concurrency limit queue";
+  }
+  return failure;
+}
+
 }  // namespace
 
 void MockServer::add_scrape_routes() {
@@ -36,13 +44,13 @@ void MockServer::add_scrape_routes() {
     const std::string v = requests::version_name(version);
     api<requests::ScrapeRequest>(
         "POST", "/" + v + "/scrape", version, Credits::checked,
-        [this](ApiCall& call, std::shared_ptr<const requests::ScrapeRequest> request) {
+        [this, version](ApiCall& call, std::shared_ptr<const requests::ScrapeRequest> request) {
           // A slow page's delay is not slept here: the answer is made now and the I/O thread
           // writes it on a timer when it is due, so the wait holds no thread (ADR 0015).
           const scrape::Outcome outcome =
               scraper_->scrape_deferred(request->options, request->url, call.team);
           http::Response response = [&]() -> http::Response {
-            if (outcome.failure) return failure_answer(*outcome.failure);
+            if (outcome.failure) return failure_answer(queued_words(*outcome.failure, version));
             if (!teams_.try_charge(call.team.id, outcome.credits)) {
               return *require_credits(call.team, outcome.credits);
             }
@@ -69,7 +77,9 @@ void MockServer::add_scrape_routes() {
       }
       std::transform(id.begin(), id.end(), id.begin(),
                      [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-      // --inject-fault no-scrape-store: a self-hosted deployment has no database to read from.
+      // --inject-fault no-scrape-store: a self-hosted deployment has no database to read from;
+      // no-database: the one recorded answers 500 for want of it.
+      if (config_.has_fault("no-database")) return database_unavailable();
       if (config_.has_fault("no-scrape-store")) {
         return http::Response::error(404, "Job not found.");
       }

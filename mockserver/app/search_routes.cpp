@@ -23,6 +23,8 @@ namespace {
 
 using Steady = std::chrono::steady_clock;
 
+constexpr const char* kNoResults = "No search results found";
+
 }  // namespace
 
 /// The scrapes of a search's results: one per URL (a page can be a web and a news result, and is
@@ -200,16 +202,14 @@ http::Response MockServer::answer_search(ApiCall& call, const requests::SearchRe
     return bad_search_field(error->field, error->message);
   }
   std::vector<std::string> warnings = answer.warnings;
-  if (config_.has_fault("no-search-results")) {
-    // --inject-fault no-search-results: a deployment without a search provider.
-    answer.web.clear();
-    answer.news.clear();
-    answer.images.clear();
-    warnings = {"No search results found"};
-  }
+  // --inject-fault no-search-results: a deployment without a search provider finds nothing,
+  // and its v2 answer lists no source at all.
+  const bool no_provider = config_.has_fault("no-search-results");
+  if (no_provider) warnings = {kNoResults};
   SearchRun run{request, call, ResultScrapes(*scraper_, call.team, request, deadline), 0, 0, 0, {}};
   json data = json::object();
-  const std::vector<std::string> sources = request.source_names();
+  const std::vector<std::string> sources =
+      no_provider ? std::vector<std::string>{} : request.source_names();
   for (const std::string source : {"web", "news", "images"}) {
     if (std::find(sources.begin(), sources.end(), source) == sources.end()) continue;
     data[source] = source == "images"
@@ -224,32 +224,36 @@ http::Response MockServer::answer_search(ApiCall& call, const requests::SearchRe
     warnings.push_back(std::to_string(run.failed) +
                        " result(s) could not be scraped; see their metadata.error");
   }
-  http::Response response = search_answer(call, request, run.credits, std::move(data), warnings);
+  http::Response response =
+      search_answer(call, request, run.credits, std::move(data), std::move(warnings));
   response.delay = due_in(run.scrapes.due());
   return response;
 }
 
 http::Response MockServer::search_answer(ApiCall& call, const requests::SearchRequest& request,
                                          std::int64_t credits, json data,
-                                         const std::vector<std::string>& warnings) {
+                                         std::vector<std::string> warnings) {
   if (credits > 0 && !teams_.try_charge(call.team.id, credits)) {
     return *require_credits(call.team, credits);
   }
+  const bool v2 = request.version == requests::Version::v2;
+  // v1 answers the web results as `data`, and like the service says only that there are none
+  // when there are none (other notes about the query are moot then).
+  const auto web = data.find("web");
+  json results = v2 ? std::move(data) : web != data.end() ? std::move(*web) : json::array();
+  if (!v2 && results.empty()) warnings = {kNoResults};
   json warning = nullptr;
   if (!warnings.empty()) {
     std::string text;
     for (const auto& w : warnings) text += (text.empty() ? "" : "; ") + w;
     warning = text;
   }
-  json body = {{"success", true}, {"creditsUsed", credits}, {"id", uuid4()}};
-  if (request.version == requests::Version::v2) {
-    body["data"] = std::move(data);
-    body["warning"] = warning;
-  } else {
-    auto web = data.find("web");
-    body["data"] = web != data.end() ? std::move(*web) : json::array();
-    if (!warning.is_null()) body["warning"] = warning;
-  }
+  // --inject-fault baseline-fields: without the fields the Aug-2025 build did not send.
+  const bool baseline = config_.has_fault("baseline-fields");
+  json body = {{"success", true}, {"data", std::move(results)}};
+  if (!baseline) body["id"] = uuid4();
+  if (v2 || !baseline) body["creditsUsed"] = credits;
+  if (v2 ? !baseline : !warning.is_null()) body["warning"] = warning;
   return http::Response::json(200, body);
 }
 

@@ -66,6 +66,13 @@ void MockServer::add_team_routes() {
                   {"billing_period_start", iso8601(period.start)},
                   {"billing_period_end", iso8601(period.end)}};
         }
+        // --inject-fault baseline-fields: the Aug-2025 build answers the balance only.
+        if (config_.has_fault("baseline-fields")) {
+          const std::string balance = call.version == "v2" ? "remaining" + noun
+                                      : credits            ? "remaining_credits"
+                                                           : "remaining_tokens";
+          data = {{balance, remaining}};
+        }
         return http::Response::json(200, {{"success", true}, {"data", data}});
       });
 
@@ -98,6 +105,7 @@ void MockServer::add_team_routes() {
     });
 
     api("GET", "/" + v + "/concurrency-check", [this](ApiCall& call) {
+      if (config_.has_fault("no-database")) return database_unavailable();
       return http::Response::json(200, {{"success", true},
                                         {"concurrency", jobs_->queue_figures(call.team.id).active},
                                         {"maxConcurrency", call.team.concurrency}});

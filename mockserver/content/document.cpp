@@ -392,8 +392,11 @@ std::vector<std::string> Document::links() const {
     const std::string* href = n.attr("href");
     if (href == nullptr) continue;
     auto u = resolve_url(impl_->parsed.base, *href);
-    if (!u || !u->is_http() || u->host.empty()) continue;
-    std::string s = u->without_fragment();
+    if (!u) continue;
+    // The service keeps mailto: links as written, beside the page's http(s) links.
+    const bool mail = u->scheme == "mailto" && !u->path.empty();
+    if (!mail && (!u->is_http() || u->host.empty())) continue;
+    std::string s = mail ? u->str() : u->without_fragment();
     if (seen.insert(s).second) out.push_back(std::move(s));
   }
   return out;
@@ -448,7 +451,9 @@ std::vector<std::string> Document::images() const {
 
 nlohmann::json Document::metadata() const {
   nlohmann::json m = nlohmann::json::object();
-  if (impl_->kind != Kind::kHtml) return m;
+  // The service lists og:locale:alternate values for every page it reads as text, [] for none.
+  if (impl_->kind == Kind::kBinary) return m;
+  if (impl_->kind != Kind::kHtml) return {{"ogLocaleAlternate", nlohmann::json::array()}};
   const dom::Tree& tree = impl_->parsed.tree;
   if (!impl_->title.empty()) m["title"] = impl_->title;
   if (tree.html != nullptr) {
@@ -489,7 +494,7 @@ nlohmann::json Document::metadata() const {
       *it = nlohmann::json::array({*it, content});
     }
   }
-  if (!locale_alternates.empty()) m["ogLocaleAlternate"] = std::move(locale_alternates);
+  m["ogLocaleAlternate"] = std::move(locale_alternates);
   if (!favicon.empty()) {
     m["favicon"] = favicon;
   } else if (!touch_icon.empty()) {

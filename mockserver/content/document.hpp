@@ -74,13 +74,16 @@ class Document {
   std::string title() const;
 
   /// Absolute http(s) URLs of a[href] and area[href] in the whole page (not only main content),
-  /// fragments dropped, duplicates removed, document order.
+  /// fragments dropped, and mailto: links as written (as the service keeps them); duplicates
+  /// removed, document order. Callers that fetch what they find keep to http(s).
   std::vector<std::string> links() const;
   /// Absolute http(s) image URLs (img src/srcset/data-src, picture source srcset, video poster,
   /// og:image, twitter:image), duplicates removed, document order; data: URIs are left out.
   std::vector<std::string> images() const;
   /// Page-derived metadata (spec 2.3, wire-decisions 7): the named keys plus every other
   /// <meta name|property|itemprop> under its own name. Never the keys the scrape service owns.
+  /// `ogLocaleAlternate` is always there for a text document (an empty list without such tags),
+  /// as the service sends it; a binary document has none.
   nlohmann::json metadata() const;
 
   /// The page as parsed once (charset-decoded, invalid UTF-8 as U+FFFD), its per-node figures and

@@ -66,6 +66,12 @@ bool Router::knows_path(const std::string& path) const {
                      [&](const Route& r) { return match(r, path); });
 }
 
+bool Router::knows(const std::string& method, const std::string& path) const {
+  return std::any_of(routes_.begin(), routes_.end(), [&](const Route& r) {
+    return (r.method == method || (method == "HEAD" && r.method == "GET")) && match(r, path);
+  });
+}
+
 Response Router::dispatch(const Request& request) const {
   bool other_method = false;
   for (const auto& route : routes_) {

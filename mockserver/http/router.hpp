@@ -25,6 +25,8 @@ class Router {
   Response dispatch(const Request& request) const;
   /// True when some route matches the path, whatever the method.
   bool knows_path(const std::string& path) const;
+  /// True when a route of this method matches the path (GET routes also serve HEAD).
+  bool knows(const std::string& method, const std::string& path) const;
 
  private:
   struct Segment {

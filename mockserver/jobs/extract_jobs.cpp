@@ -88,7 +88,9 @@ ExtractEngine::ExtractEngine(scrape::Scraper& scraper, const web::VirtualWeb& we
       clock_(clock),
       settings_(settings),
       pacing_ms_(settings.pacing.count()),
-      runner_(clock, kRetention, settings.workers, [this](ExtractJob& job) { run(job); }) {}
+      runner_(clock, kRetention, settings.workers, [this](ExtractJob& job) {
+        settings_.no_model ? fail_without_model(job) : run(job);
+      }) {}
 
 ExtractEngine::~ExtractEngine() {
   reset();  // running jobs stop at their next page instead of holding the shutdown
@@ -123,6 +125,10 @@ json ExtractEngine::status_body(const ExtractJob& job) const {
                {"expiresAt", iso8601(expires)},
                {"creditsUsed", progress->credits_used},
                {"tokensUsed", progress->tokens_used}};
+  if (settings_.baseline_fields) {  // as the Aug-2025 build, which did not report them
+    body.erase("creditsUsed");
+    body.erase("tokensUsed");
+  }
   if (job.request.show_sources) {
     json sources = json::object();
     for (const auto& [field, urls] : progress->sources) sources[field] = urls;
@@ -151,6 +157,17 @@ void ExtractEngine::reset() {
       progress->finished_at = clock_.now();
     }
   });
+}
+
+void ExtractEngine::fail_without_model(ExtractJob& job) {
+  // Processing for one step, as the service's job is until its model call fails.
+  if (!runner_.pause(std::chrono::milliseconds(pacing_ms_.load()), [&job] { return ended(job); })) {
+    return;
+  }
+  const auto progress = job.lock();
+  progress->state = ExtractState::failed;
+  progress->error = "No language model is configured: nothing can be extracted";
+  progress->finished_at = clock_.now();
 }
 
 bool ExtractEngine::ended(const ExtractJob& job) {

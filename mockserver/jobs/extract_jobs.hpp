@@ -72,6 +72,10 @@ struct ExtractSettings {
   std::size_t max_pages = 50;   ///< Pages one job reads, at most.
   std::chrono::milliseconds pacing{20};  ///< A job's next page starts this long after one ends.
   int workers = 2;                       ///< Jobs run at once; the rest wait in order.
+  /// --inject-fault no-llm-key: a deployment without a model key fails every job.
+  bool no_model = false;
+  /// --inject-fault baseline-fields: the status without creditsUsed and tokensUsed.
+  bool baseline_fields = false;
   /// --inject-fault extract-error-object: a failed job answers `"error": {}` (the Aug-2025
   /// server) instead of its reason.
   bool fault_error_object = false;
@@ -101,6 +105,8 @@ class ExtractEngine {
 
  private:
   void run(ExtractJob& job);
+  /// What a job does without a model: it fails after its first step.
+  void fail_without_model(ExtractJob& job);
   /// The job's `data`, merged from the pages' answers, and the pages each field came from.
   static void complete(ExtractProgress& progress, const std::vector<nlohmann::json>& answers,
                        const std::vector<std::string>& answer_urls, const nlohmann::json& schema);

@@ -157,7 +157,10 @@ std::shared_ptr<Job> JobEngine::start_crawl(const Team& team,
   runtime->ignore_robots = crawl.ignore_robots_txt;
   runtime->start_origin = start->origin();
   runtime->similar = crawl.deduplicate_similar_urls;
-  runtime->limit = crawl.limit;
+  // A team with fewer credits than the limit gets a crawl of what it can pay for, which
+  // completes, rather than one that fails when the credits run out.
+  const auto credits = static_cast<double>(std::max<std::int64_t>(teams_.balance(team.id), 1));
+  runtime->limit = std::min(crawl.limit, credits);
   if (crawl.max_discovery_depth) {
     runtime->max_discovery_depth = static_cast<int>(*crawl.max_discovery_depth);
   }
@@ -235,7 +238,7 @@ JobEngine::AppendOutcome JobEngine::append_batch(const Team& team, const std::st
                                                  std::vector<std::string> urls) {
   std::shared_ptr<Job> job;
   const Lookup lookup = find(id, team.id, JobKind::batch_scrape, job);
-  if (lookup == Lookup::not_found) return AppendOutcome::not_found;
+  if (lookup == Lookup::not_found || lookup == Lookup::other_team) return AppendOutcome::not_found;
   if (lookup == Lookup::expired) return AppendOutcome::expired;
   if (job->version != requests::version_name(scrape_options.version)) {
     return AppendOutcome::not_found;
@@ -621,7 +624,9 @@ JobEngine::Lookup JobEngine::find(const std::string& id, const std::string& team
     if (it == jobs_.end()) return Lookup::not_found;
     job = it->second;
   }
-  if (job->team_id != team_id || job->kind != kind) return Lookup::not_found;
+  // --inject-fault one-job-store: as the Aug-2025 build, either kind's routes read any job.
+  if (job->kind != kind && !settings_.fault_one_job_store) return Lookup::not_found;
+  if (job->team_id != team_id) return Lookup::other_team;
   const auto progress = job->lock();
   const auto now = clock_.now();
   // Once its results are dropped a job stays expired, even if the mock's clock is set back.
@@ -646,7 +651,8 @@ JobEngine::CancelOutcome JobEngine::cancel(const std::string& id, const std::str
                                            JobKind kind) {
   std::shared_ptr<Job> job;
   switch (find(id, team_id, kind, job)) {
-    case Lookup::not_found: return CancelOutcome::not_found;
+    case Lookup::not_found:
+    case Lookup::other_team: return CancelOutcome::not_found;
     case Lookup::expired: return CancelOutcome::expired;
     case Lookup::found: break;
   }
@@ -692,6 +698,7 @@ std::vector<std::shared_ptr<Job>> JobEngine::active_crawls(const std::string& te
 std::string JobEngine::status_body(const Job& job, std::size_t skip, std::size_t limit,
                                    const std::string& next_base) {
   const std::size_t chunk_bytes = settings().chunk_bytes;
+  if (settings_.fault_ignore_limit) limit = 0;  // --inject-fault ignore-limit (Aug-2025 build)
   const auto progress = job.lock();
   // --inject-fault ignore-skip: as the Aug-2025 server, every chunk starts at the first document
   // while `next` still advances by the documents returned.
@@ -735,7 +742,8 @@ std::string JobEngine::status_body_locked(const Job& job, const JobProgress& pro
   if (next) head["next"] = *next;
   if (progress.error) head["error"] = *progress.error;
   // The newer service's v2 status says so once the job has ended with robots-blocked pages.
-  if (job.version == "v2" && progress.terminal() && !progress.robots_blocked.empty()) {
+  if (job.version == "v2" && progress.terminal() && !progress.robots_blocked.empty() &&
+      !settings_.fault_baseline_fields) {
     head["warning"] = kRobotsBlockedWarning;
   }
   // The documents are already serialized: splice them in rather than parse them again.

@@ -34,6 +34,9 @@ struct EngineSettings {
   bool fault_repeat_skip = false;  ///< --inject-fault repeat-skip: `next` repeats a document.
   bool fault_ignore_skip = false;  ///< --inject-fault ignore-skip: chunks start at document 0.
   bool fault_cancel_finished_flips = false;  ///< --inject-fault cancel-finished-flips.
+  bool fault_ignore_limit = false;    ///< --inject-fault ignore-limit: status ignores `limit`.
+  bool fault_one_job_store = false;   ///< --inject-fault one-job-store: kinds share their ids.
+  bool fault_baseline_fields = false;  ///< --inject-fault baseline-fields: no robots warning.
   bool fault_first_status_without_next = false;  ///< --inject-fault first-status-without-next.
 };
 
@@ -72,7 +75,8 @@ class JobEngine {
   JobEngine& operator=(const JobEngine&) = delete;
 
   /// Starts a crawl from `request->url` (the caller has checked the regexes and the scrape
-  /// options).
+  /// options). As the service does, its `limit` is cut to the team's credits when they are
+  /// fewer.
   std::shared_ptr<Job> start_crawl(const Team& team,
                                    std::shared_ptr<const requests::CrawlRequest> request);
   /// Starts a batch scrape of `urls` (already filtered to valid ones).
@@ -89,9 +93,10 @@ class JobEngine {
                              requests::ScrapeOptions scrape_options,
                              std::vector<std::string> urls);
 
-  enum class Lookup { found, not_found, expired };
+  enum class Lookup { found, not_found, expired, other_team };
   /// The team's job of this kind. Past its retention the job is `expired` (its documents are
-  /// dropped then; the id stays known as a tombstone).
+  /// dropped then; the id stays known as a tombstone); a job of this kind that another team
+  /// started is `other_team` (most routes answer it as not found).
   Lookup find(const std::string& id, const std::string& team_id, JobKind kind,
               std::shared_ptr<Job>& out);
 

@@ -380,12 +380,21 @@ Outcome Scraper::finish(Outcome out, json data, json metadata, const std::string
 
 Outcome Scraper::scrape_deferred(const ScrapeOptions& options, const std::string& url,
                                  const Team& team, std::chrono::steady_clock::time_point start) {
-  return scrape_page(options, url, team, nullptr, start);
+  Outcome out;
+  out.ready_at = start;
+  out.failure = refused_by_conditions(options);
+  if (out.failure) return out;
+  const auto changed = options_under_conditions(options);
+  out = scrape_page(changed ? *changed : options, url, team, nullptr, start);
+  as_deployed(out, options.version);
+  return out;
 }
 
 Outcome Scraper::scrape_upload(const ScrapeOptions& options, const Upload& upload,
                                const Team& team) {
-  return scrape_page(options, upload.url, team, &upload, {});
+  Outcome out = scrape_page(options, upload.url, team, &upload, {});
+  as_deployed(out, options.version);
+  return out;
 }
 
 std::optional<Failure> Scraper::make_plan(const ScrapeOptions& options, const Url& url,

@@ -136,6 +136,17 @@ struct Upload {
   std::string body;
 };
 
+/// Conditions of a deployment that the pipeline imitates (--imitate; each is also an
+/// --inject-fault of the same name, docs/mockserver.md#faults).
+struct Conditions {
+  bool no_result_cache = false;  ///< no-result-cache: every scrape fetches, no cacheState.
+  /// no-browser: v1 screenshots and actions fail, and so does a page the fetch engine cannot
+  /// reach, as SCRAPE_ALL_ENGINES_FAILED; a v2 screenshot is a warning.
+  bool no_browser = false;
+  bool no_llm_key = false;       ///< no-llm-key: json, summary and extract are left out.
+  bool baseline_fields = false;  ///< baseline-fields: no metadata.error on a target's error page.
+};
+
 /// The scrape pipeline: options -> fetch (cache | virtual web) -> content -> document -> credits.
 /// Shared by POST /scrape, batch scrape, crawl and search. Thread-safe.
 class Scraper {
@@ -172,6 +183,7 @@ class Scraper {
   void set_no_llm(bool on) { no_llm_ = on; }
   /// --inject-fault no-screenshot: a warning instead of a screenshot.
   void set_no_screenshot(bool on) { no_screenshot_ = on; }
+  void set_conditions(const Conditions& conditions) { conditions_ = conditions; }
 
  private:
   struct Plan;  // what the options decide before the fetch (scraper.cpp)
@@ -183,6 +195,14 @@ class Scraper {
   web::FetchResult fetch(const requests::ScrapeOptions& options, const std::string& url,
                          const std::string& proxy, std::chrono::milliseconds timeout,
                          std::chrono::steady_clock::time_point start) const;
+
+  /// What the conditions refuse before any fetch (scrape/conditions.cpp).
+  std::optional<Failure> refused_by_conditions(const requests::ScrapeOptions& options) const;
+  /// The options a scrape runs with under the conditions; nullopt when they are unchanged.
+  std::optional<requests::ScrapeOptions> options_under_conditions(
+      const requests::ScrapeOptions& options) const;
+  /// The outcome in the service's words and as the conditions leave it.
+  void as_deployed(Outcome& out, requests::Version version) const;
 
   /// scrape_deferred() and scrape_upload(): `upload` (when set) replaces the fetch and the cache.
   Outcome scrape_page(const requests::ScrapeOptions& options, const std::string& url,
@@ -235,6 +255,7 @@ class Scraper {
   bool drop_status_code_ = false;
   bool no_llm_ = false;
   bool no_screenshot_ = false;
+  Conditions conditions_;
 };
 
 }  // namespace webdata::mock::scrape

@@ -33,7 +33,7 @@ TEST_CASE("empty and whitespace-only input", "[robustness]") {
     CHECK(doc.html(Options{}).empty());
     CHECK(doc.links().empty());
     CHECK(doc.images().empty());
-    CHECK(doc.metadata() == nlohmann::json::object());
+    CHECK(doc.metadata() == nlohmann::json({{"ogLocaleAlternate", nlohmann::json::array()}}));
     CHECK(doc.title().empty());
   }
 }
@@ -111,7 +111,7 @@ TEST_CASE("plain text, JSON, XML and binary bodies", "[robustness]") {
   CHECK(text.html(Options{}) ==
         "<pre>Hello *world*\nSee https://e.example/x#frag, and (https://f.example/y).</pre>");
   CHECK(text.links() == std::vector<std::string>{"https://e.example/x", "https://f.example/y"});
-  CHECK(text.metadata() == nlohmann::json::object());
+  CHECK(text.metadata() == nlohmann::json({{"ogLocaleAlternate", nlohmann::json::array()}}));
 
   auto json = Document::parse({"https://e.example/api", "application/json", 200,
                                "{\"url\": \"https://e.example/item\", \"n\": 1}"});
