@@ -25,19 +25,19 @@ namespace {
 
 constexpr const char* kProfile = "self-hosted-2025-08";
 
-webdata::mock::Config imitating() {
+webdata::mock::Config imitating_config() {
   auto parsed = parse_args(
       {"--imitate", kProfile, "--port", "0", "--quiet", "--admin", "--page-pacing", "0"});
   REQUIRE(parsed.config);
   return *parsed.config;
 }
 
-struct Fixture {
-  RunningMock mock{imitating()};
+struct ImitatingMock {
+  RunningMock mock{imitating_config()};
   ApiClient api{mock.url(), ""};  // authentication is off: no key at all
   ApiClient admin{mock.url()};
 
-  Fixture() {
+  ImitatingMock() {
     const std::string page =
         "<html lang='en'><head><title>Desk</title></head><body><main>"
         "<h1>Desk</h1><p>Solid walnut.</p></main></body></html>";
@@ -86,7 +86,7 @@ TEST_CASE("the --imitate flag switches a profile's conditions on together", "[im
   CHECK(parse_args({"--imitate"}).exit_code == 2);
 }
 
-TEST_CASE_METHOD(Fixture, "routes newer than the build answer Express's HTML 404",
+TEST_CASE_METHOD(ImitatingMock, "routes newer than the build answer Express's HTML 404",
                  "[imitate][http]") {
   struct Row {
     const char* method;
@@ -108,7 +108,7 @@ TEST_CASE_METHOD(Fixture, "routes newer than the build answer Express's HTML 404
   CHECK(api.get("/health").status == 200);
 }
 
-TEST_CASE_METHOD(Fixture, "without a database: 500 UNKNOWN_ERROR with an exception id",
+TEST_CASE_METHOD(ImitatingMock, "without a database: 500 UNKNOWN_ERROR with an exception id",
                  "[imitate][http]") {
   const std::regex text(
       "An unexpected error occurred\\. Please contact help@firecrawl\\.com for "
@@ -126,7 +126,7 @@ TEST_CASE_METHOD(Fixture, "without a database: 500 UNKNOWN_ERROR with an excepti
                  {{"x-idempotency-key", "7f0c2a35-2b1e-4c8e-9a3d-5e6f7a8b9c0d"}}));
 }
 
-TEST_CASE_METHOD(Fixture, "without a browser or a model key", "[imitate][scrape]") {
+TEST_CASE_METHOD(ImitatingMock, "without a browser or a model key", "[imitate][scrape]") {
   const std::string url = "http://shop.test/desk";
   const auto actions = api.post("/v2/scrape", {{"url", url}, {"actions", {{{"type", "scroll"}}}}});
   CHECK(actions.status == 500);
@@ -155,7 +155,7 @@ TEST_CASE_METHOD(Fixture, "without a browser or a model key", "[imitate][scrape]
         "Failed to process natural language prompt. Please try rephrasing.");
 }
 
-TEST_CASE_METHOD(Fixture, "without a result cache every scrape fetches", "[imitate][scrape]") {
+TEST_CASE_METHOD(ImitatingMock, "without a result cache every scrape fetches", "[imitate][scrape]") {
   // The page answers "first", then "second": a cached answer would repeat "first".
   for (const auto& [state, next, text] :
        {std::tuple<const char*, const char*, const char*>{"Started", "fetched", "first"},
@@ -176,7 +176,7 @@ TEST_CASE_METHOD(Fixture, "without a result cache every scrape fetches", "[imita
   CHECK_FALSE(second.body["data"]["metadata"].contains("cachedAt"));
 }
 
-TEST_CASE_METHOD(Fixture, "validation and answers as the build gave them",
+TEST_CASE_METHOD(ImitatingMock, "validation and answers as the build gave them",
                  "[imitate][validation]") {
   // A body not sent as JSON is no body: the missing url, with the top-level-domain message.
   const auto text = api.send("POST", "/v2/scrape", R"({"url":"http://shop.test/desk"})",
@@ -209,7 +209,7 @@ TEST_CASE_METHOD(Fixture, "validation and answers as the build gave them",
   CHECK(cancel.body == json({{"error", "Job not found"}}));
 }
 
-TEST_CASE_METHOD(Fixture, "a v2 batch checks its URLs unless the body says to ignore them",
+TEST_CASE_METHOD(ImitatingMock, "a v2 batch checks its URLs unless the body says to ignore them",
                  "[imitate][validation][batch]") {
   // Without the flag the build refused an invalid URL, in zod's words and without the mock's hint.
   const auto refused = api.post("/v2/batch/scrape", {{"urls", {"notaurl"}}});
@@ -233,7 +233,7 @@ TEST_CASE_METHOD(Fixture, "a v2 batch checks its URLs unless the body says to ig
   CHECK(ignoring.body["invalidURLs"] == json({"notaurl"}));
 }
 
-TEST_CASE_METHOD(Fixture, "a batch of no URLs starts and completes at once", "[imitate][batch]") {
+TEST_CASE_METHOD(ImitatingMock, "a batch of no URLs starts and completes at once", "[imitate][batch]") {
   for (const std::string v : {"v1", "v2"}) {
     const auto started = api.post("/" + v + "/batch/scrape", {{"urls", json::array()}});
     REQUIRE(started.status == 200);
