@@ -4,6 +4,7 @@
 #include "scrape/scraper.hpp"
 
 #include "core/text.hpp"
+#include "scrape/versions.hpp"
 
 namespace webdata::mock::scrape {
 
@@ -32,11 +33,12 @@ void add_warning(json& data, const std::string& warning) {
 std::optional<Failure> Scraper::refused_by_conditions(
     const requests::ScrapeOptions& options) const {
   if (!conditions_.no_browser) return std::nullopt;
-  // Only a browser runs actions, and the fetch engine's v1 path fails a screenshot outright
-  // (wants() counts v1's screenshot@fullPage as a screenshot).
+  // Only a browser runs actions, and in some versions (v1) the fetch engine fails a screenshot
+  // outright (wants() counts v1's screenshot@fullPage as a screenshot).
   const bool actions = options.actions && !options.actions->empty();
-  const bool v1_screenshot = options.version == requests::Version::v1 && options.wants("screenshot");
-  if (actions || v1_screenshot) return all_engines_failed();
+  const bool screenshot =
+      rules_of(options.version).screenshot_needs_browser && options.wants("screenshot");
+  if (actions || screenshot) return all_engines_failed();
   return std::nullopt;
 }
 
@@ -66,7 +68,8 @@ void Scraper::as_deployed(Outcome& out, requests::Version version) const {
   if (conditions_.no_llm_key) {
     for (const char* field : {"json", "summary", "extract"}) data.erase(field);
   }
-  if (conditions_.no_browser && version == requests::Version::v2 && data.erase("screenshot") > 0) {
+  if (conditions_.no_browser && !rules_of(version).screenshot_needs_browser &&
+      data.erase("screenshot") > 0) {
     add_warning(data,
                 "The engine used does not support the following features: screenshot -- "
                 "your scrape may be partial.");

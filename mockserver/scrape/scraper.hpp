@@ -2,11 +2,7 @@
 
 #include <chrono>
 #include <cstdint>
-#include <functional>
-#include <list>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +15,7 @@
 #include "content/document.hpp"
 #include "formats/change_tracking.hpp"
 #include "requests/scrape_options.hpp"
+#include "scrape/page_cache.hpp"
 #include "scrape/scrape_store.hpp"
 #include "web/virtual_web.hpp"
 
@@ -47,87 +44,6 @@ struct Outcome {
   std::chrono::steady_clock::time_point ready_at{};
 };
 
-/// A page in the cache: the fetched answer, its parsed tree (made once, by the first scrape that
-/// needs it) and the renderings asked for so far. Shared by every hit (immutable answer; the tree
-/// and the memo are filled under their own locks), so a hit repeats neither the parse nor the
-/// rendering: that work was most of a hit (bench/analysis.md).
-class CachedPage {
- public:
-  CachedPage(web::FetchResult fetched, std::chrono::system_clock::time_point stored_at,
-             std::string proxy_used);
-
-  const web::FetchResult& fetched() const { return fetched_; }
-  std::chrono::system_clock::time_point stored_at() const { return stored_at_; }
-  const std::string& proxy_used() const { return proxy_used_; }
-
-  /// The parsed page; `page_url` is the URL the answer came from (its base for relative links).
-  content::Document document(const std::string& page_url) const;
-  /// Renderings of document(), memoized per content options (at most kMemoVariants of each).
-  /// SelectorError as content::Document's.
-  std::string markdown(const std::string& page_url, const content::Options& options) const;
-  std::string html(const std::string& page_url, const content::Options& options) const;
-  std::vector<std::string> links(const std::string& page_url) const;
-  nlohmann::json metadata(const std::string& page_url) const;
-
-  /// What the cache counts against its byte budget: the body, and room for the tree and the
-  /// renderings made from it.
-  std::size_t budget_bytes() const { return fetched_.body.size() * 4 + 1024; }
-
-  static constexpr std::size_t kMemoVariants = 4;
-
- private:
-  struct Derived {
-    std::optional<std::vector<std::string>> links;
-    std::optional<nlohmann::json> metadata;
-    std::map<std::string, std::string> markdown;  ///< by options key
-    std::map<std::string, std::string> html;
-  };
-  std::string memoized(std::map<std::string, std::string> Derived::*table,
-                       const content::Options& options,
-                       const std::function<std::string()>& render) const;
-
-  web::FetchResult fetched_;
-  std::chrono::system_clock::time_point stored_at_;
-  std::string proxy_used_;
-  mutable std::once_flag parsed_;
-  mutable std::optional<content::Document> document_;
-  mutable std::mutex mutex_;  ///< guards derived_
-  mutable Derived derived_;
-};
-
-/// A cache of fetched pages keyed by URL and the options that change what a site answers
-/// (mobile, languages, proxy). Hits within `maxAge` skip the fetch, the parse and the renderings
-/// already made; every format is still derived from the one stored answer, so they stay
-/// consistent. Bounded by entries and bytes (least recently used out).
-class PageCache {
- public:
-  explicit PageCache(std::size_t max_entries = 2048, std::size_t max_bytes = 256u << 20);
-  /// A page whose fetch is not yet due (`fetched().ready_at` in the future: a deferred scrape
-  /// stored it and is waiting to answer) is not found, as it would not be stored yet.
-  std::shared_ptr<const CachedPage> find(const std::string& key,
-                                         std::chrono::system_clock::time_point now,
-                                         std::chrono::milliseconds max_age);
-  /// Stores (or replaces) the page of `key` and returns it.
-  std::shared_ptr<const CachedPage> store(const std::string& key, web::FetchResult fetched,
-                                          std::chrono::system_clock::time_point stored_at,
-                                          std::string proxy_used);
-  void clear();
-  std::size_t size() const;
-
- private:
-  void evict_locked();
-  mutable std::mutex mutex_;
-  std::size_t max_entries_;
-  std::size_t max_bytes_;
-  std::size_t bytes_ = 0;
-  std::list<std::string> lru_;  ///< Most recently used first.
-  struct Slot {
-    std::shared_ptr<const CachedPage> page;
-    std::list<std::string>::iterator position;
-  };
-  std::map<std::string, Slot> slots_;
-};
-
 /// A file handed to the pipeline instead of fetched (POST /v2/parse).
 struct Upload {
   std::string url;           ///< Where the document came from: its `metadata.url`, and the base
@@ -147,8 +63,13 @@ struct Conditions {
   bool baseline_fields = false;  ///< baseline-fields: no metadata.error on a target's error page.
 };
 
-/// The scrape pipeline: options -> fetch (cache | virtual web) -> content -> document -> credits.
-/// Shared by POST /scrape, batch scrape, crawl and search. Thread-safe.
+struct Plan;
+struct Fetched;
+struct Decoded;
+
+/// The scrape pipeline: plan -> fetch (cache | virtual web | upload) -> decode -> actions ->
+/// parse -> clean -> formats (the registry) -> document (stages.hpp; ADR 0025). Shared by
+/// POST /scrape, batch scrape, crawl, search and parse. Thread-safe.
 class Scraper {
  public:
   Scraper(const web::VirtualWeb& web, const Clock& clock);
@@ -186,15 +107,49 @@ class Scraper {
   void set_conditions(const Conditions& conditions) { conditions_ = conditions; }
 
  private:
-  struct Plan;  // what the options decide before the fetch (scraper.cpp)
-  struct Got;   // the answer the formats are made from
-  struct Made;  // the parsed page and what its formats read
+  /// The outcome of scrape_deferred() and scrape_upload() before the conditions apply: the
+  /// stages of stages.hpp in order; `upload` (when set) replaces the fetch and the cache.
+  Outcome scrape_page(const requests::ScrapeOptions& options, const std::string& url,
+                      const Team& team, const Upload* upload,
+                      std::chrono::steady_clock::time_point start);
 
+  /// Stage fetch (fetch.cpp): the page from the upload, a cache hit, or a fetch; a failure when
+  /// none answered.
+  std::optional<Failure> obtain(const requests::ScrapeOptions& options, const Plan& plan,
+                                const std::string& url, const Upload* upload,
+                                std::chrono::steady_clock::time_point start, Fetched& got,
+                                Outcome& out);
+  /// The fetch through the requested proxy (auto: basic, then enhanced when refused).
+  void fetch_with_proxy(const requests::ScrapeOptions& options, const Plan& plan,
+                        const std::string& url, std::chrono::steady_clock::time_point start,
+                        Fetched& got, Outcome& out) const;
   /// A deferred fetch (the virtual web's delays are returned in `ready_at`, not slept) that
   /// starts at `start` (epoch: now).
   web::FetchResult fetch(const requests::ScrapeOptions& options, const std::string& url,
                          const std::string& proxy, std::chrono::milliseconds timeout,
                          std::chrono::steady_clock::time_point start) const;
+  /// Moves a fetched answer into the page cache (`got.cached`) when the plan says so and the
+  /// target answered 2xx.
+  void keep(const Plan& plan, Fetched& got, std::chrono::system_clock::time_point now);
+
+  /// Stage actions (actions.cpp): the request's actions on `page`, which becomes the page they
+  /// ended on.
+  std::optional<Failure> run_actions(const requests::ScrapeOptions& options, const Plan& plan,
+                                     const std::string& proxy_used,
+                                     const content::Options& extract, content::Page& page,
+                                     nlohmann::json& result, Outcome& out) const;
+
+  /// A PDF's document (pdf.cpp): its text as markdown, or the file itself.
+  Outcome scrape_pdf(const requests::ScrapeOptions& options, const std::string& url,
+                     const Plan& plan, Fetched& got, const Decoded& decoded);
+  /// A page's document: actions, parse, clean, formats.
+  Outcome scrape_html(const requests::ScrapeOptions& options, const std::string& url,
+                      const std::string& requested, const Team& team, const Plan& plan,
+                      Fetched& got, Outcome out);
+  /// Stage document (document.cpp): the outcome with its document: `data` and the page's
+  /// `metadata`, with what every document's metadata says about the scrape itself.
+  Outcome finish(Outcome out, nlohmann::json data, nlohmann::json metadata, const std::string& url,
+                 const content::Page& page, const Fetched& got) const;
 
   /// What the conditions refuse before any fetch (scrape/conditions.cpp).
   std::optional<Failure> refused_by_conditions(const requests::ScrapeOptions& options) const;
@@ -203,49 +158,6 @@ class Scraper {
       const requests::ScrapeOptions& options) const;
   /// The outcome in the service's words and as the conditions leave it.
   void as_deployed(Outcome& out, requests::Version version) const;
-
-  /// scrape_deferred() and scrape_upload(): `upload` (when set) replaces the fetch and the cache.
-  Outcome scrape_page(const requests::ScrapeOptions& options, const std::string& url,
-                      const Team& team, const Upload* upload,
-                      std::chrono::steady_clock::time_point start);
-  /// Timeout, proxy, cache key and what may be read from or stored in the cache.
-  std::optional<Failure> make_plan(const requests::ScrapeOptions& options, const Url& url,
-                                   const Upload* upload, Plan& out) const;
-  /// The page: the upload, a cache hit, or a fetch; a failure when none answered.
-  std::optional<Failure> obtain(const requests::ScrapeOptions& options, const Plan& plan,
-                                const std::string& url, const Upload* upload,
-                                std::chrono::steady_clock::time_point start, Got& got,
-                                Outcome& out);
-  /// The fetch through the requested proxy (auto: basic, then enhanced when refused).
-  void fetch_with_proxy(const requests::ScrapeOptions& options, const Plan& plan,
-                        const std::string& url, std::chrono::steady_clock::time_point start,
-                        Got& got, Outcome& out) const;
-  /// The request's actions on `page`, which becomes the page they ended on.
-  std::optional<Failure> run_actions(const requests::ScrapeOptions& options, const Plan& plan,
-                                     const std::string& proxy_used,
-                                     const content::Options& extract, content::Page& page,
-                                     nlohmann::json& result, Outcome& out) const;
-  Outcome scrape_pdf(const requests::ScrapeOptions& options, const std::string& url,
-                     const Plan& plan, const Got& got, std::chrono::system_clock::time_point now);
-  Outcome scrape_html(const requests::ScrapeOptions& options, const std::string& url,
-                      const std::string& requested, const Team& team, const Plan& plan, Got& got,
-                      Outcome out);
-  /// markdown, html, rawHtml, links, images.
-  std::optional<Failure> text_formats(const Made& made, nlohmann::json& data, Outcome& out) const;
-  /// summary, json, deterministicJson, extract, branding, attributes and the answers.
-  std::optional<Failure> model_formats(const Made& made, nlohmann::json& data,
-                                       Outcome& out) const;
-  /// question/query, highlights, rawBase64, the formats not made, redactPII.
-  void answer_formats(const Made& made, nlohmann::json& data) const;
-  void screenshot_format(const Made& made, nlohmann::json& data) const;
-  nlohmann::json track_changes(const Made& made, const requests::ChangeTrackingSpec& spec,
-                               const Team& team, const std::string& url, const Plan& plan,
-                               const nlohmann::json& data,
-                               std::chrono::system_clock::time_point now);
-  /// The outcome with its document: `data` and the page's `metadata`, with what every
-  /// document's metadata says about the scrape itself.
-  Outcome finish(Outcome out, nlohmann::json data, nlohmann::json metadata, const std::string& url,
-                 const content::Page& page, const Got& got) const;
 
   const web::VirtualWeb& web_;
   const Clock& clock_;
