@@ -8,13 +8,9 @@ using requests::ScrapeOptions;
 
 namespace {
 
-Failure lockdown_miss() {
-  return Failure{404, "SCRAPE_LOCKDOWN_CACHE_MISS",
-                 "No cached data is available for this request in lockdown mode. Lockdown "
-                 "mode only serves previously cached responses and never makes outbound "
-                 "requests.",
-                 nullptr};
-}
+constexpr const char* kLockdownMiss =
+    "No cached data is available for this request in lockdown mode. Lockdown mode only serves "
+    "previously cached responses and never makes outbound requests.";
 
 web::FetchResult uploaded(const Upload& upload) {
   web::FetchResult fetched;
@@ -59,7 +55,9 @@ std::optional<Failure> Scraper::obtain(const ScrapeOptions& options, const Plan&
                                        std::chrono::steady_clock::time_point start, Fetched& got,
                                        Outcome& out) {
   if (plan.max_age.count() > 0) got.cached = cache_.find(plan.key, clock_.now(), plan.max_age);
-  if (plan.lockdown && !got.cached) return lockdown_miss();
+  if (plan.lockdown && !got.cached) {
+    return Failure{404, "SCRAPE_LOCKDOWN_CACHE_MISS", kLockdownMiss, nullptr};
+  }
   if (upload != nullptr) {
     got.fetched = uploaded(*upload);
     got.proxy_used = "basic";
