@@ -291,8 +291,9 @@ TEST_CASE("watchers that leave mid-crawl are cleaned up and do not hurt the job"
   CHECK(all_documents(api, "/v2/crawl/" + id).size() == 30);
 }
 
+// [large]: 40 MB of pages; the TSan step of the test command leaves it to the full TSan run.
 TEST_CASE("a watcher too slow to read is cut off with 1008, the job does not wait for it",
-          "[watch][jobs]") {
+          "[watch][jobs][large]") {
   RunningMock mock(paced(0));
   webdata::mock::http::WebSocketLimits limits;
   limits.max_queued_messages = 2;
