@@ -245,7 +245,7 @@ http::Response MockServer::start_agent(ApiCall& call, const requests::AgentReque
     }
     return http::Response::json(200, answer);
   }();
-  response.delay = due_in(started.ready_at);
+  response.delay = clock_.due_in(started.ready_at);
   return response;
 }
 

@@ -61,7 +61,7 @@ void MockServer::add_map_routes() {
     api<requests::MapRequest>("POST", "/" + v + "/map", version, Credits::checked,
                               [this](ApiCall& call,
                                      std::shared_ptr<const requests::MapRequest> request) {
-      const auto started = std::chrono::steady_clock::now();
+      const auto started = clock_.steady_now();
       const bool v2 = request->version == requests::Version::v2;
       jobs::MapOptions options;
       options.url = request->url;
@@ -84,7 +84,7 @@ void MockServer::add_map_routes() {
       // the map is due (at the deadline when it timed out).
       if (result.timed_out) {
         http::Response timed_out = http::Response::error(408, "Map timed out", "MAP_TIMEOUT");
-        timed_out.delay = due_in(result.ready_at);
+        timed_out.delay = clock_.due_in(result.ready_at);
         return timed_out;
       }
       if (!search.empty()) rank_by_relevance(result.links, search);
@@ -104,7 +104,7 @@ void MockServer::add_map_routes() {
       }
       http::Response response =
           http::Response::json(200, {{"success", true}, {"links", std::move(links)}});
-      response.delay = due_in(result.ready_at);
+      response.delay = clock_.due_in(result.ready_at);
       return response;
     });
   }

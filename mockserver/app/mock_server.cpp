@@ -21,6 +21,7 @@ MockServer::MockServer(Config config, std::ostream& log)
   for (const auto& root : config_.effective_web_roots()) web_options.roots.emplace_back(root);
   web_options.live_fetch = config_.live_fetch;
   web_options.allow_private_targets = config_.allow_private_targets;
+  web_options.clock = &clock_;
   web_ = std::make_unique<web::VirtualWeb>(web_options);
   api_stubs_ = config_.api_stub_root.empty()
                    ? std::make_unique<web::StubStore>()
@@ -51,7 +52,7 @@ MockServer::MockServer(Config config, std::ostream& log)
   engine.fault_first_status_without_next = config_.has_fault("first-status-without-next");
   webhooks::Settings delivery;
   delivery.signature_header = config_.webhook_signature_header;
-  webhooks_ = std::make_unique<webhooks::Dispatcher>(delivery);
+  webhooks_ = std::make_unique<webhooks::Dispatcher>(delivery, clock_);
   jobs_ = std::make_unique<jobs::JobEngine>(*scraper_, *web_, teams_, clock_, engine);
   jobs_->set_event_sink([this](const jobs::Job& job, jobs::JobEvent event, bool success,
                                const json& data, const std::optional<std::string>& error) {
@@ -70,6 +71,7 @@ MockServer::MockServer(Config config, std::ostream& log)
   add_admin_routes();
   server_ = std::make_unique<http::Server>(
       config_.server, [this](const http::Request& request) { return handle(request); }, log);
+  server_->set_clock(clock_);  // stub delays and slow pages follow POST /__admin/clock/advance
   server_->set_upgrade_handler(
       [this](const http::Request& request) { return watch_crawl(request); });
   // The health answer never waits: it stays on the I/O thread (the pool hop would be most of

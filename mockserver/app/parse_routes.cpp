@@ -191,7 +191,7 @@ void MockServer::add_parse_routes() {
       return http::Response::json(200, json{{"success", true}, {"data", outcome.document}});
     }();
     // Pages its actions navigated to may be slow: the answer waits on the I/O thread's timer.
-    response.delay = due_in(outcome.ready_at);
+    response.delay = clock_.due_in(outcome.ready_at);
     return response;
   });
 }

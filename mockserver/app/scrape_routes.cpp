@@ -62,7 +62,7 @@ void MockServer::add_scrape_routes() {
             }
             return document_answer(*text);
           }();
-          response.delay = due_in(outcome.ready_at);
+          response.delay = clock_.due_in(outcome.ready_at);
           return response;
         });
 

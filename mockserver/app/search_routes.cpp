@@ -43,7 +43,7 @@ class ResultScrapes {
     auto it = scraped_.find(url);
     if (it != scraped_.end()) return &it->second;
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline_ - std::max(Steady::now(), due_));
+        deadline_ - std::max(scraper_.clock().steady_now(), due_));
     if (left.count() <= 0) return nullptr;
     requests::ScrapeOptions options = request_.scrape_options;
     if (request_.zero_data_retention()) options.zero_data_retention = true;
@@ -74,7 +74,7 @@ class ResultScrapes {
 
  private:
   scrape::Outcome next(const requests::ScrapeOptions& options, const std::string& url) {
-    const auto begin = std::max(Steady::now(), due_);
+    const auto begin = std::max(scraper_.clock().steady_now(), due_);
     scrape::Outcome outcome = scraper_.scrape_deferred(options, url, team_, begin);
     due_ = std::max(begin, outcome.ready_at);
     return outcome;
@@ -184,7 +184,7 @@ void MockServer::bill_search_scrape(SearchRun& run, const scrape::Outcome& outco
 }
 
 http::Response MockServer::answer_search(ApiCall& call, const requests::SearchRequest& request) {
-  const auto deadline = Steady::now() + std::chrono::milliseconds(request.timeout);
+  const auto deadline = clock_.steady_now() + std::chrono::milliseconds(request.timeout);
   // enterprise ["zdr"]: zero data retention for the search, which the team must have.
   if (request.zero_data_retention() && !call.team.zero_data_retention) {
     return bad_search_field("enterprise",
@@ -226,7 +226,7 @@ http::Response MockServer::answer_search(ApiCall& call, const requests::SearchRe
   }
   http::Response response =
       search_answer(call, request, run.credits, std::move(data), std::move(warnings));
-  response.delay = due_in(run.scrapes.due());
+  response.delay = clock_.due_in(run.scrapes.due());
   return response;
 }
 
