@@ -36,6 +36,7 @@ MockServer::MockServer(Config config, std::ostream& log)
   conditions.no_browser = config_.has_fault("no-browser");
   conditions.no_llm_key = config_.has_fault("no-llm-key");
   conditions.baseline_fields = config_.has_fault("baseline-fields");
+  conditions.no_pdf_engine = config_.has_fault("no-pdf-engine");
   scraper_->set_conditions(conditions);
   jobs::EngineSettings engine;
   engine.chunk_bytes = config_.chunk_bytes;

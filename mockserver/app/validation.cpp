@@ -65,7 +65,9 @@ std::shared_ptr<const void> MockServer::accept_body(const BodySpec& spec,
                                                     nlohmann::json& body,
                                                     std::optional<http::Response>& refused) const {
   if ((refused = check_content_type(request))) return nullptr;
-  if (auto refusal = requests::validate(spec.schema, body)) {
+  requests::Rules rules;
+  rules.aug_2025_formats = baseline_validation_;
+  if (auto refusal = requests::validate(spec.schema, body, rules)) {
     refused = refusal_answer(*refusal);
     return nullptr;
   }
