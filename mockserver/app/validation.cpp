@@ -66,7 +66,7 @@ std::shared_ptr<const void> MockServer::accept_body(const BodySpec& spec,
                                                     std::optional<http::Response>& refused) const {
   if ((refused = check_content_type(request))) return nullptr;
   requests::Rules rules;
-  rules.aug_2025_formats = baseline_validation_;
+  rules.aug_2025 = baseline_validation_;
   if (auto refusal = requests::validate(spec.schema, body, rules)) {
     refused = refusal_answer(*refusal);
     return nullptr;
