@@ -10,7 +10,8 @@
 cmake_minimum_required(VERSION 3.25)
 
 set(justified
-  "app/admin_routes.cpp|36|the admin API's own bodies (WireMock mappings, settings, clock), which no request schema describes"
+  "app/handlers/admin.cpp|22|the admin API's own bodies (settings, credits, clock), which no request schema describes"
+  "app/handlers/admin_mappings.cpp|11|WireMock stub mappings, which no request schema describes"
   "jobs/extract_jobs.cpp|8|the JSON Schema an extract carries (to merge the pages' answers) and the scraped documents"
   "jobs/site_map.cpp|3|a scraped page's metadata (its description)"
   "search/schema_fill.cpp|33|the JSON Schema an agent request carries (its keywords, walked to fill a result)")
@@ -19,12 +20,14 @@ if(NOT ROOT OR NOT IS_DIRECTORY "${ROOT}")
   message(FATAL_ERROR "check_option_reads: ROOT must name the mockserver directory")
 endif()
 
-# The layers that read typed requests, and the routes (the configuration file is not a request).
+# The layers that read typed requests, and the handlers and what they share (the configuration
+# file is not a request).
 file(GLOB_RECURSE sources RELATIVE "${ROOT}"
   "${ROOT}/scrape/*.cpp" "${ROOT}/scrape/*.hpp" "${ROOT}/jobs/*.cpp" "${ROOT}/jobs/*.hpp"
   "${ROOT}/search/*.cpp" "${ROOT}/search/*.hpp")
-file(GLOB routes RELATIVE "${ROOT}" "${ROOT}/app/*_routes.cpp" "${ROOT}/app/mock_server.cpp"
-  "${ROOT}/app/mock_server.hpp" "${ROOT}/app/validation.cpp")
+file(GLOB routes RELATIVE "${ROOT}" "${ROOT}/app/handlers/*.cpp" "${ROOT}/app/handlers/*.hpp"
+  "${ROOT}/app/api_routes.*" "${ROOT}/app/services.*" "${ROOT}/app/answers.*"
+  "${ROOT}/app/mock_server.*" "${ROOT}/app/validation.cpp")
 list(APPEND sources ${routes})
 list(FILTER sources EXCLUDE REGEX "(^|/)tests/")
 
