@@ -14,7 +14,7 @@ set(justified
   "app/handlers/admin_mappings.cpp|11|WireMock stub mappings, which no request schema describes"
   "jobs/extract_jobs.cpp|8|the JSON Schema an extract carries (to merge the pages' answers) and the scraped documents"
   "jobs/site_map.cpp|3|a scraped page's metadata (its description)"
-  "search/schema_fill.cpp|33|the JSON Schema an agent request carries (its keywords, walked to fill a result)")
+  "search/schema_fill.cpp|32|the JSON Schema an agent request carries (its keywords, walked to fill a result)")
 
 if(NOT ROOT OR NOT IS_DIRECTORY "${ROOT}")
   message(FATAL_ERROR "check_option_reads: ROOT must name the mockserver directory")
