@@ -45,7 +45,25 @@ if(WEBDATA_SANITIZE)
   endif()
 endif()
 
-# Adds a target's warnings without leaking them to consumers of installed targets.
+# Test code: a target whose sources sit in a tests directory, or named webdata_*_tests.
+function(_webdata_is_test_code target out)
+  get_target_property(dir ${target} SOURCE_DIR)
+  if(dir MATCHES "/tests(/|$)" OR target MATCHES "^webdata_.*_tests$")
+    set(${out} TRUE PARENT_SCOPE)
+  else()
+    set(${out} FALSE PARENT_SCOPE)
+  endif()
+endfunction()
+
+# Adds a target's warnings without leaking them to consumers of installed targets. Under
+# address,undefined the tests' own code is compiled without UBSan's checks (they doubled its
+# compile time; the product code they call is checked: docs/adr/0026-sanitizers-on-product-code.md).
 function(webdata_target_defaults target)
   target_link_libraries(${target} PRIVATE $<BUILD_INTERFACE:webdata_warnings>)
+  if("undefined" IN_LIST _webdata_sanitizers AND NOT WEBDATA_UBSAN_TEST_CODE)
+    _webdata_is_test_code(${target} is_test)
+    if(is_test)
+      target_compile_options(${target} PRIVATE -fno-sanitize=undefined)
+    endif()
+  endif()
 endfunction()

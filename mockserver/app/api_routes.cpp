@@ -8,6 +8,10 @@ namespace webdata::mock {
 
 using nlohmann::json;
 
+ApiRoutes::ApiRoutes(Services& services) : services_(services) {
+  rules_.aug_2025_formats = services_.config.has_fault("baseline-validation");
+}
+
 void ApiRoutes::api(const std::string& method, const std::string& pattern, ApiHandler handler) {
   add_route(method, pattern, std::nullopt,
             [handler = std::move(handler)](ApiCall& call, const std::shared_ptr<const void>&) {

@@ -15,6 +15,7 @@
 #include "http/router.hpp"
 #include "http/server.hpp"
 #include "requests/requests.hpp"
+#include "requests/validate.hpp"
 
 namespace webdata::mock {
 
@@ -42,7 +43,7 @@ std::optional<http::Response> content_type_refusal(const http::Request& request)
 /// checks and their memo in app/validation.cpp).
 class ApiRoutes {
  public:
-  explicit ApiRoutes(Services& services) : services_(services) {}
+  explicit ApiRoutes(Services& services);
 
   /// Registers an API route without a body (GET, DELETE).
   void api(const std::string& method, const std::string& pattern, ApiHandler handler);
@@ -105,6 +106,9 @@ class ApiRoutes {
                          std::shared_ptr<const void> request) const;
 
   Services& services_;
+  /// How bodies are read beyond their schemas (--inject-fault baseline-validation: the
+  /// Aug-2025 build's format types).
+  requests::Rules rules_;
   http::Router router_;
   mutable std::mutex accepted_mutex_;
   mutable std::map<std::string, std::shared_ptr<const void>> accepted_;

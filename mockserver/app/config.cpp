@@ -111,6 +111,8 @@ const std::vector<std::pair<std::string, std::string>>& fault_names() {
        "a job's status has total 0, no `next` and no data until its first page is done, and "
        "`next` only when total > skip + returned (the Aug-2025 server)"},
       {"extract-error-object", "a failed extract job answers \"error\": {} (the Aug-2025 server)"},
+      {"no-pdf-engine",
+       "no PDF engine: a scrape of a PDF fails with 500 SCRAPE_ALL_ENGINES_FAILED and no data"},
   };
   return names;
 }
@@ -126,7 +128,7 @@ const std::vector<ImitationProfile>& imitation_profiles() {
         "bare-cancel-errors", "one-job-store", "baseline-fields", "baseline-validation",
         "unsigned-webhooks",
         "first-status-without-next",
-        "extract-error-object"}},
+        "extract-error-object", "no-pdf-engine"}},
   };
   return profiles;
 }

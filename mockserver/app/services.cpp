@@ -51,6 +51,7 @@ void Services::make_scraper() {
   conditions.no_browser = config.has_fault("no-browser");
   conditions.no_llm_key = config.has_fault("no-llm-key");
   conditions.baseline_fields = config.has_fault("baseline-fields");
+  conditions.no_pdf_engine = config.has_fault("no-pdf-engine");
   scraper->set_conditions(conditions);
 }
 

@@ -57,7 +57,7 @@ std::shared_ptr<const void> ApiRoutes::accept_body(const BodySpec& spec,
                                                     nlohmann::json& body,
                                                     std::optional<http::Response>& refused) const {
   if ((refused = content_type_refusal(request))) return nullptr;
-  if (auto refusal = requests::validate(spec.schema, body)) {
+  if (auto refusal = requests::validate(spec.schema, body, rules_)) {
     refused = refusal_answer(*refusal);
     return nullptr;
   }

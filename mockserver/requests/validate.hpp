@@ -19,10 +19,19 @@ struct Refusal {
   std::string hint;
 };
 
+/// How strictly a body is read beyond its schema.
+struct Rules {
+  /// v2 format types as the Aug-2025 build knew them (markdown, html, rawHtml, links, summary,
+  /// json, changeTracking, screenshot): any newer type is refused as unknown, in its union's words
+  /// (--inject-fault baseline-validation).
+  bool aug_2025_formats = false;
+};
+
 /// Checks `body` against request schema `schema` ("v2/scrape.request"): nullopt when accepted,
 /// and then `body` holds what is decoded: page URLs written as the service reads them (with
 /// `http://` when they named no scheme) and every schema default filled in.
-std::optional<Refusal> validate(const std::string& schema, nlohmann::json& body);
+std::optional<Refusal> validate(const std::string& schema, nlohmann::json& body,
+                                const Rules& rules = {});
 
 /// The service's rules for a page URL, in its order (scheme added, a URL at all, http(s), a
 /// top-level domain or a path, fetchable), as issues at `path`; empty when `text` is usable.

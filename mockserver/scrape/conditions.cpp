@@ -3,6 +3,8 @@
 // pipeline itself stays what a deployment with every capability does.
 #include "scrape/scraper.hpp"
 
+#include <utility>
+
 #include "core/text.hpp"
 
 namespace webdata::mock::scrape {
@@ -51,6 +53,15 @@ std::optional<requests::ScrapeOptions> Scraper::options_under_conditions(
 }
 
 void Scraper::as_deployed(Outcome& out, requests::Version version) const {
+  // The recorded deployment answered 500 without data to a PDF scrape: its only engine for a
+  // PDF failed, which the service answers as every engine failing.
+  if (conditions_.no_pdf_engine && !out.failure &&
+      starts_with(out.content_type, "application/pdf")) {
+    Outcome failed;
+    failed.ready_at = out.ready_at;
+    failed.failure = all_engines_failed();
+    out = std::move(failed);
+  }
   if (out.failure) {
     Failure& failure = *out.failure;
     // A fetch that ran out of time (waits that left no time already say so in these words).

@@ -145,6 +145,8 @@ struct Conditions {
   bool no_browser = false;
   bool no_llm_key = false;       ///< no-llm-key: json, summary and extract are left out.
   bool baseline_fields = false;  ///< baseline-fields: no metadata.error on a target's error page.
+  /// no-pdf-engine: a PDF (by its Content-Type) fails as SCRAPE_ALL_ENGINES_FAILED.
+  bool no_pdf_engine = false;
 };
 
 /// The scrape pipeline: options -> fetch (cache | virtual web) -> content -> document -> credits.

@@ -243,3 +243,41 @@ TEST_CASE_METHOD(ImitatingMock, "a batch of no URLs starts and completes at once
     CHECK(status.body["data"] == json::array());
   }
 }
+
+TEST_CASE_METHOD(ImitatingMock, "formats newer than the build are unknown to it",
+                 "[imitate][validation]") {
+  // Its union of format types ended at screenshot: images is refused in the union's words,
+  // listing the build's eight members only, anywhere scrape options are read.
+  const auto images = api.post("/v2/scrape", {{"url", "http://shop.test/desk"}, {"formats", {"images"}}});
+  REQUIRE(images.status == 400);
+  CHECK(images.body["code"] == "BAD_REQUEST");
+  CHECK(images.body["error"] == "Bad Request");
+  CHECK_FALSE(images.body.contains("hint"));
+  const json& issue = images.body["details"][0];
+  CHECK(issue["code"] == "invalid_union");
+  CHECK(issue["path"] == json({"formats", 0}));
+  REQUIRE(issue["unionErrors"].size() == 8);
+  CHECK(issue["unionErrors"][7]["issues"][0]["expected"] == "screenshot");
+  CHECK(issue["unionErrors"][0]["issues"][0]["received"] == "images");
+  const auto crawl = api.post("/v2/crawl", {{"url", "http://shop.test/desk"},
+                                            {"scrapeOptions", {{"formats", {{{"type", "branding"}}}}}}});
+  REQUIRE(crawl.status == 400);
+  CHECK(crawl.body["details"][0]["path"] == json({"scrapeOptions", "formats", 0}));
+  // The build's own formats still work.
+  const auto links = api.post("/v2/scrape", {{"url", "http://shop.test/desk"}, {"formats", {"links"}}});
+  CHECK(links.status == 200);
+}
+
+TEST_CASE_METHOD(ImitatingMock, "without a PDF engine a PDF scrape fails with no data",
+                 "[imitate][scrape]") {
+  const std::string pdf = "http://news.example.test/reports/annual-energy-report-2026.pdf";
+  for (const std::string v : {"v1", "v2"}) {
+    const auto res = api.post("/" + v + "/scrape", {{"url", pdf}});
+    CHECK(res.status == 500);
+    CHECK(res.body["success"] == false);
+    CHECK(res.body["code"] == "SCRAPE_ALL_ENGINES_FAILED");
+    CHECK_FALSE(res.body.contains("data"));
+  }
+  // A web page is still scraped.
+  CHECK(api.post("/v2/scrape", {{"url", "http://shop.test/desk"}}).status == 200);
+}

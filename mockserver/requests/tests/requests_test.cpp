@@ -195,3 +195,19 @@ TEST_CASE("search sources inherit the request's settings as the service's do", "
   CHECK(request.settings_for("images").lang.empty());
   CHECK_FALSE(request.scrapes());
 }
+
+TEST_CASE("the Aug-2025 rules know the build's eight format types, and no newer one",
+          "[requests][validate]") {
+  requests::Rules aug;
+  aug.aug_2025_formats = true;
+  json images = {{"url", "https://a.example/x"}, {"formats", {"images"}}};
+  json plain = images;
+  CHECK_FALSE(requests::validate("v2/scrape.request", plain));
+  const auto refused = requests::validate("v2/scrape.request", images, aug);
+  REQUIRE(refused);
+  REQUIRE(refused->details.size() == 1);
+  CHECK(refused->details[0]["code"] == "invalid_union");
+  CHECK(refused->details[0]["unionErrors"].size() == 8);
+  json screenshot = {{"url", "https://a.example/x"}, {"formats", {"markdown", "screenshot"}}};
+  CHECK_FALSE(requests::validate("v2/scrape.request", screenshot, aug));
+}
