@@ -241,6 +241,38 @@ std::string with_error_pages(const std::string& state, std::size_t error_pages) 
          (error_pages == 1 ? " page answered an error status" : " pages answered an error status");
 }
 
+// The JSON form of a follow, before its documents: `{"id": ..., "invalidURLs": [...], "data": [`.
+void open_json_follow(Context& c, const Job& job) {
+  c.out << "{\"id\": " << Json::string(job.id()).text() << ",\n";
+  if (const auto& invalid = job.started().invalid_urls) {
+    c.out << " \"invalidURLs\": [";
+    for (std::size_t i = 0; i < invalid->size(); ++i) {
+      c.out << (i == 0 ? "" : ", ") << Json::string((*invalid)[i]).text();
+    }
+    c.out << "],\n";
+  }
+  c.out << " \"data\": [";
+}
+
+// ... and after them: the data array closed, the job's last counters, the closing brace.
+void close_json_follow(Context& c, std::size_t printed, const std::optional<JobStatus>& last) {
+  c.out << (printed == 0 ? "]" : "\n ]");
+  if (last) {
+    c.out << ",\n \"status\": " << Json::string(last->status.value()).text()
+          << ",\n \"total\": " << last->total << ",\n \"completed\": " << last->completed
+          << ",\n \"creditsUsed\": " << last->credits_used;
+    if (last->expires_at) {
+      c.out << ",\n \"expiresAt\": " << Json::string(last->expires_at->text()).text();
+    }
+    if (last->error) {
+      c.out << ",\n \"error\": " << Json::string(*last->error).text();
+    } else if (const auto raw = last->extras.find("error"); raw != last->extras.end()) {
+      c.out << ",\n \"error\": " << raw->second.text();  // as the service sent it
+    }
+  }
+  c.out << "\n}\n";
+}
+
 // Follows a job's status chunks: progress bar on stderr, every document to stdout as it
 // arrives (one chunk in memory at a time), and in JSON mode one object whose `data` is
 // streamed and whose counters come last. The first `skip` documents are not printed (resuming
@@ -251,17 +283,7 @@ int follow_documents(Context& c, const Job& job, const std::string& kind, std::s
   std::size_t seen = 0;     // documents of the job so far, skipped ones included
   std::size_t printed = 0;  // documents written to stdout
   std::size_t error_pages = 0;  // of those, pages that answered an error status
-  if (c.json) {
-    c.out << "{\"id\": " << Json::string(job.id()).text() << ",\n";
-    if (const auto& invalid = job.started().invalid_urls) {
-      c.out << " \"invalidURLs\": [";
-      for (std::size_t i = 0; i < invalid->size(); ++i) {
-        c.out << (i == 0 ? "" : ", ") << Json::string((*invalid)[i]).text();
-      }
-      c.out << "],\n";
-    }
-    c.out << " \"data\": [";
-  }
+  if (c.json) open_json_follow(c, job);
   std::optional<JobStatus> last;
   std::optional<Error> error;
   for (auto& chunk : job.pages(c.polling)) {
@@ -290,23 +312,7 @@ int follow_documents(Context& c, const Job& job, const std::string& kind, std::s
     last = std::move(*chunk);
   }
   bar.finish();
-  if (c.json) {
-    c.out << (printed == 0 ? "]" : "\n ]");
-    if (last) {
-      c.out << ",\n \"status\": " << Json::string(last->status.value()).text()
-            << ",\n \"total\": " << last->total << ",\n \"completed\": " << last->completed
-            << ",\n \"creditsUsed\": " << last->credits_used;
-      if (last->expires_at) {
-        c.out << ",\n \"expiresAt\": " << Json::string(last->expires_at->text()).text();
-      }
-      if (last->error) {
-        c.out << ",\n \"error\": " << Json::string(*last->error).text();
-      } else if (const auto raw = last->extras.find("error"); raw != last->extras.end()) {
-        c.out << ",\n \"error\": " << raw->second.text();  // as the service sent it
-      }
-    }
-    c.out << "\n}\n";
-  }
+  if (c.json) close_json_follow(c, printed, last);
   if (error) {
     if (is_failed_job_report(*error)) {
       return report_job_end(c, kind, job.id(), "failed", error->message);

@@ -4,7 +4,8 @@
 #                             tests), start the mock on 127.0.0.1:3002 with the bundled virtual
 #                             web, and show the SDK working against it
 #   scripts/webdata.sh test   set up, build with ASan+UBSan (build-test/), and run the whole
-#                             test suite under the sanitizers
+#                             test suite under the sanitizers; then the concurrency tests
+#                             under ThreadSanitizer (build-tsan/)
 #   scripts/webdata.sh stop   stop a mock started by 'demo'
 set -euo pipefail
 
@@ -110,6 +111,19 @@ cmd_test() {
   total="$(sed -E 's/.*tests passed, ([0-9]+) tests? failed out of ([0-9]+).*/\2/' <<<"$line")"
   echo "$((total - failed)) passed, $failed failed"
   [ "$failed" -eq 0 ] && [ "$total" -gt 0 ] || exit 1
+  test_tsan
+}
+
+# The concurrency tests again under ThreadSanitizer, in their own build (build-tsan/, only the
+# targets that hold them: docs/reliability.md). A report fails the command.
+test_tsan() {
+  step "ThreadSanitizer: concurrency tests (build-tsan/)"
+  local started=$SECONDS
+  if ! WEBDATA_TSAN_BUILD_JOBS="$jobs" bash "$root/scripts/tsan.sh" --ci; then
+    echo "tsan: FAILED"
+    exit 1
+  fi
+  echo "tsan: build and run took $(duration $((SECONDS - started)))"
 }
 
 case "${1:-}" in

@@ -38,7 +38,9 @@ echo "http://127.0.0.1:1" >"$dir/url"
 pid=$!
 # The stale file goes before the server starts listening: wait for it to go, then come back.
 for _ in $(seq 1 300); do
-  if [ -s "$dir/url" ] && [ "$(cat "$dir/url")" != "http://127.0.0.1:1" ]; then break; fi
+  # Read once: the file may go between a test of it and a read of it.
+  seen="$(cat "$dir/url" 2>/dev/null || true)"
+  if [ -n "$seen" ] && [ "$seen" != "http://127.0.0.1:1" ]; then break; fi
   kill -0 "$pid" 2>/dev/null || { cat "$dir/mock.log" >&2; fail "webdata-mock exited"; }
   sleep 0.1
 done

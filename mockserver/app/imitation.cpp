@@ -106,7 +106,7 @@ std::string zod_text(const nlohmann::json& details) {
 }  // namespace
 
 bool MockServer::imitated_route(const http::Request& request) const {
-  return router_.knows(request.method, request.path) && !newer_routes().knows_path(request.path);
+  return api_routes_.router().knows(request.method, request.path) && !newer_routes().knows_path(request.path);
 }
 
 http::Response MockServer::express_not_found(const http::Request& request) {
@@ -126,9 +126,9 @@ http::Response MockServer::express_not_found(const http::Request& request) {
 http::Response MockServer::validate_as_imitated(const http::Request& request) const {
   // Express parses a body as JSON only when it is sent as JSON; any other body is none.
   const auto strict_batch = batch_as_imitated(request);
-  http::Response response = check_content_type(request) ? router_.dispatch(without_body(request))
-                            : strict_batch              ? router_.dispatch(*strict_batch)
-                                                        : router_.dispatch(request);
+  http::Response response = content_type_refusal(request) ? api_routes_.router().dispatch(without_body(request))
+                            : strict_batch              ? api_routes_.router().dispatch(*strict_batch)
+                                                        : api_routes_.router().dispatch(request);
   if (strict_batch && response.status == 200) return with_no_invalid(std::move(response));
   if (response.status != 400) return response;
   nlohmann::json body = nlohmann::json::parse(response.body, nullptr, false);
@@ -146,16 +146,6 @@ http::Response MockServer::validate_as_imitated(const http::Request& request) co
     body = {{"success", false}, {"error", "Invalid request body"}, {"details", body["details"]}};
   }
   return http::Response::json(400, body);
-}
-
-http::Response MockServer::database_unavailable() {
-  std::string id = uuid4();
-  id.erase(std::remove(id.begin(), id.end(), '-'), id.end());
-  return http::Response::error(500,
-                               "An unexpected error occurred. Please contact help@firecrawl.com "
-                               "for help. Your exception ID is " +
-                                   id,
-                               "UNKNOWN_ERROR");
 }
 
 }  // namespace webdata::mock

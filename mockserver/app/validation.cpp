@@ -2,7 +2,8 @@
 #include <cctype>
 #include <utility>
 
-#include "app/mock_server.hpp"
+#include "app/answers.hpp"
+#include "app/api_routes.hpp"
 
 // The HTTP side of request checks: the Content-Type a body must come with, the strict JSON
 // reader, the 400 answer of a refused body, and the memo of accepted bodies. What is checked and
@@ -23,7 +24,7 @@ nlohmann::json custom_issue(const std::string& message) {
 
 }  // namespace
 
-std::optional<http::Response> MockServer::check_content_type(const http::Request& request) {
+std::optional<http::Response> content_type_refusal(const http::Request& request) {
   if (request.body.find_first_not_of(" \t\r\n") == std::string::npos) return std::nullopt;
   const std::string sent = request.header("Content-Type").value_or("");
   std::string media = sent.substr(0, sent.find(';'));
@@ -40,7 +41,7 @@ std::optional<http::Response> MockServer::check_content_type(const http::Request
                                           message});
 }
 
-std::optional<nlohmann::json> MockServer::parse_body(const std::string& text) {
+std::optional<nlohmann::json> ApiRoutes::parse_body(const std::string& text) {
   const auto first = text.find_first_not_of(" \t\r\n");
   if (first == std::string::npos) return nlohmann::json::object();
   // The service's reader is strict: a string, a number, true, false or null at the top is
@@ -51,23 +52,12 @@ std::optional<nlohmann::json> MockServer::parse_body(const std::string& text) {
   return body;
 }
 
-http::Response MockServer::refusal_answer(const requests::Refusal& refusal) {
-  nlohmann::json body = {{"success", false},
-                         {"code", "BAD_REQUEST"},
-                         {"error", refusal.error},
-                         {"details", refusal.details}};
-  if (!refusal.hint.empty()) body["hint"] = refusal.hint;
-  return http::Response::json(400, body);
-}
-
-std::shared_ptr<const void> MockServer::accept_body(const BodySpec& spec,
+std::shared_ptr<const void> ApiRoutes::accept_body(const BodySpec& spec,
                                                     const http::Request& request,
                                                     nlohmann::json& body,
                                                     std::optional<http::Response>& refused) const {
-  if ((refused = check_content_type(request))) return nullptr;
-  requests::Rules rules;
-  rules.aug_2025_formats = baseline_validation_;
-  if (auto refusal = requests::validate(spec.schema, body, rules)) {
+  if ((refused = content_type_refusal(request))) return nullptr;
+  if (auto refusal = requests::validate(spec.schema, body, rules_)) {
     refused = refusal_answer(*refusal);
     return nullptr;
   }
@@ -76,7 +66,7 @@ std::shared_ptr<const void> MockServer::accept_body(const BodySpec& spec,
   return typed;
 }
 
-std::shared_ptr<const void> MockServer::accepted_body(const std::string& schema,
+std::shared_ptr<const void> ApiRoutes::accepted_body(const std::string& schema,
                                                       const std::string& text) const {
   if (text.size() > kMaxRememberedBodyBytes) return nullptr;
   const std::string key = schema + '\n' + text;
@@ -85,7 +75,7 @@ std::shared_ptr<const void> MockServer::accepted_body(const std::string& schema,
   return it == accepted_.end() ? nullptr : it->second;
 }
 
-void MockServer::remember_accepted(const std::string& schema, const std::string& text,
+void ApiRoutes::remember_accepted(const std::string& schema, const std::string& text,
                                    std::shared_ptr<const void> request) const {
   if (text.size() > kMaxRememberedBodyBytes) return;
   std::map<std::string, std::shared_ptr<const void>> dropped;  // freed unlocked

@@ -60,7 +60,13 @@ class JobRunner {
   /// `run` is called on a worker thread for each submitted job, once.
   JobRunner(const Clock& clock, Duration retention, int workers,
             std::function<void(JobT&)> run)
-      : clock_(clock), retention_(retention), run_(std::move(run)) {
+      : clock_(clock),
+        retention_(retention),
+        run_(std::move(run)),
+        clock_advanced_(clock, [this] {
+          const std::lock_guard<std::mutex> lock(mutex_);
+          wake_.notify_all();
+        }) {
     for (int i = 0; i < std::max(1, workers); ++i) {
       workers_.emplace_back([this] { worker_loop(); });
     }
@@ -140,12 +146,18 @@ class JobRunner {
     idle_.notify_all();
   }
 
-  /// Waits `duration` before a job's next step; a signal() or the runner's stop cuts it short.
-  /// False when the job should stop: the runner is stopping or `ended()` holds.
+  /// Waits `duration` on the clock before a job's next step (an advance of the clock shortens
+  /// it); a signal() or the runner's stop cuts it short. False when the job should stop: the
+  /// runner is stopping or `ended()` holds.
   bool pause(Duration duration, const std::function<bool()>& ended) {
     std::unique_lock<std::mutex> lock(mutex_);
-    wake_.wait_for(lock, duration, [&] { return stopping_ || ended(); });
-    return !stopping_ && !ended();
+    const auto due = clock_.steady_now() + duration;
+    for (;;) {
+      if (stopping_ || ended()) return false;
+      const auto left = due - clock_.steady_now();
+      if (left <= Duration::zero()) return true;
+      wake_.wait_for(lock, left);
+    }
   }
 
   /// Blocks until no job is queued or running, or `timeout` passes; true when idle.
@@ -198,6 +210,8 @@ class JobRunner {
   int running_ = 0;
   bool stopping_ = false;
   std::vector<std::thread> workers_;
+  // Wakes the pauses when the clock is advanced, so they re-read the time left.
+  ClockSubscription clock_advanced_;
 };
 
 }  // namespace webdata::mock

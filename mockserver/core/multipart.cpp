@@ -112,6 +112,105 @@ std::optional<std::string> multipart_boundary(std::string_view content_type) {
   return boundary;
 }
 
+namespace {
+
+// The delimiter line after `at` (which points just past "--boundary"): "--" closes the body,
+// otherwise transport padding then CRLF. Returns where the next line starts, or npos when these
+// bytes are not a delimiter line (content that merely starts like one).
+std::size_t delimiter_end(std::string_view body, std::size_t at, bool& closing) {
+  if (body.compare(at, 2, "--") == 0) {
+    closing = true;
+    return at + 2;
+  }
+  closing = false;
+  while (at < body.size() && is_blank(body[at])) ++at;
+  if (body.compare(at, 2, "\r\n") == 0) return at + 2;
+  return std::string_view::npos;
+}
+
+/// Where the first part starts: after the first delimiter, at the very start or after a
+/// preamble that ends in CRLF; npos when there is none.
+std::size_t first_part(std::string_view body, const std::string& dash, bool& closing) {
+  const std::string line_dash = "\r\n" + dash;
+  const bool at_start = body.compare(0, dash.size(), dash) == 0;
+  for (std::size_t candidate = at_start ? 0 : body.find(line_dash);
+       candidate != std::string_view::npos; candidate = body.find(line_dash, candidate + 1)) {
+    const std::size_t start = candidate == 0 && at_start ? 0 : candidate + 2;
+    const std::size_t pos = delimiter_end(body, start + dash.size(), closing);
+    if (pos != std::string_view::npos) return pos;
+  }
+  return std::string_view::npos;
+}
+
+/// The header lines of `block` into `part`; false (and `error`) for a line that is no header.
+bool read_header_lines(std::string_view block, std::size_t index, MultipartPart& part,
+                       std::string& error) {
+  std::size_t line_start = 0;
+  while (line_start <= block.size()) {
+    std::size_t line_end = block.find("\r\n", line_start);
+    if (line_end == std::string_view::npos) line_end = block.size();
+    const std::string_view line = block.substr(line_start, line_end - line_start);
+    line_start = line_end + 2;
+    if (!line.empty() && is_blank(line.front()) && !part.headers.empty()) {
+      // An obsolete folded line continues the previous header.
+      part.headers.back().second += " " + std::string(trim(line));
+      continue;
+    }
+    const std::size_t colon = line.find(':');
+    if (colon == std::string_view::npos || trim(line.substr(0, colon)).empty()) {
+      error = "part " + std::to_string(index) + " has a header line without a name and a colon: '" +
+              std::string(line.substr(0, 80)) + "'";
+      return false;
+    }
+    part.headers.emplace_back(std::string(trim(line.substr(0, colon))),
+                              std::string(trim(line.substr(colon + 1))));
+  }
+  return true;
+}
+
+/// The headers of the part at `pos` (a part may have none: the empty line comes first); returns
+/// where its content starts, or npos (and `error`).
+std::size_t read_part_headers(std::string_view body, std::size_t pos, std::size_t index,
+                              const MultipartLimits& limits, MultipartPart& part,
+                              std::string& error) {
+  if (body.compare(pos, 2, "\r\n") == 0) return pos + 2;
+  const std::size_t end = body.find("\r\n\r\n", pos);
+  if (end == std::string_view::npos) {
+    error = "part " + std::to_string(index) + " has no blank line after its headers";
+    return std::string_view::npos;
+  }
+  if (end - pos > limits.max_header_bytes) {
+    error = "the headers of part " + std::to_string(index) + " are longer than " +
+            std::to_string(limits.max_header_bytes) + " bytes";
+    return std::string_view::npos;
+  }
+  if (!read_header_lines(body.substr(pos, end - pos), index, part, error)) {
+    return std::string_view::npos;
+  }
+  return end + 4;
+}
+
+/// The part's name, filename and Content-Type from its headers; false (and `error`) without a
+/// form-data Content-Disposition that names it.
+bool name_part(MultipartPart& part, std::size_t index, std::string& error) {
+  const auto disposition = find_header(part.headers, "Content-Disposition");
+  const std::string type =
+      disposition ? to_lower(trim(std::string_view(*disposition).substr(0, disposition->find(';'))))
+                  : std::string();
+  const auto name = disposition ? header_parameter(*disposition, "name") : std::nullopt;
+  if (type != "form-data" || !name) {
+    error = "part " + std::to_string(index) +
+            " has no 'Content-Disposition: form-data; name=...' header";
+    return false;
+  }
+  part.name = *name;
+  part.filename = header_parameter(*disposition, "filename");
+  part.content_type = std::string(trim(find_header(part.headers, "Content-Type").value_or("")));
+  return true;
+}
+
+}  // namespace
+
 MultipartResult parse_multipart(std::string_view body, std::string_view boundary,
                                 const MultipartLimits& limits) {
   MultipartResult result;
@@ -121,88 +220,26 @@ MultipartResult parse_multipart(std::string_view body, std::string_view boundary
   }
   const std::string dash = "--" + std::string(boundary);
   const std::string line_dash = "\r\n" + dash;
-
-  // The delimiter line after `at` (which points just past "--boundary"): "--" closes the body,
-  // otherwise transport padding then CRLF. Returns where the next line starts, or npos when
-  // these bytes are not a delimiter line (content that merely starts like one).
-  const auto delimiter_end = [&](std::size_t at, bool* closing) -> std::size_t {
-    if (body.compare(at, 2, "--") == 0) {
-      *closing = true;
-      return at + 2;
-    }
-    *closing = false;
-    while (at < body.size() && is_blank(body[at])) ++at;
-    if (body.compare(at, 2, "\r\n") == 0) return at + 2;
-    return std::string_view::npos;
-  };
-
-  // The first delimiter: at the very start, or after a preamble that ends in CRLF.
-  std::size_t pos = std::string_view::npos;
   bool closing = false;
-  for (std::size_t candidate = body.compare(0, dash.size(), dash) == 0 ? 0 : body.find(line_dash);
-       candidate != std::string_view::npos; candidate = body.find(line_dash, candidate + 1)) {
-    const std::size_t start = candidate == 0 && body.compare(0, dash.size(), dash) == 0
-                                  ? 0
-                                  : candidate + 2;
-    pos = delimiter_end(start + dash.size(), &closing);
-    if (pos != std::string_view::npos) break;
-  }
+  std::size_t pos = first_part(body, dash, closing);
   if (pos == std::string_view::npos) {
     result.error = "the body does not contain the boundary delimiter '" + dash + "'";
     return result;
   }
-
   while (!closing) {
     if (result.parts.size() == limits.max_parts) {
       result.error = "more than " + std::to_string(limits.max_parts) + " parts";
       return result;
     }
+    const std::size_t index = result.parts.size() + 1;
     MultipartPart part;
-    // Headers: lines up to an empty line (a part may have none: the empty line comes first).
-    std::size_t content_start = 0;
-    if (body.compare(pos, 2, "\r\n") == 0) {
-      content_start = pos + 2;
-    } else {
-      const std::size_t end = body.find("\r\n\r\n", pos);
-      if (end == std::string_view::npos || end - pos > limits.max_header_bytes) {
-        result.error = end == std::string_view::npos
-                           ? "part " + std::to_string(result.parts.size() + 1) +
-                                 " has no blank line after its headers"
-                           : "the headers of part " + std::to_string(result.parts.size() + 1) +
-                                 " are longer than " + std::to_string(limits.max_header_bytes) +
-                                 " bytes";
-        return result;
-      }
-      const std::string_view block = body.substr(pos, end - pos);
-      std::size_t line_start = 0;
-      while (line_start <= block.size()) {
-        std::size_t line_end = block.find("\r\n", line_start);
-        if (line_end == std::string_view::npos) line_end = block.size();
-        const std::string_view line = block.substr(line_start, line_end - line_start);
-        line_start = line_end + 2;
-        if (!line.empty() && is_blank(line.front()) && !part.headers.empty()) {
-          // An obsolete folded line continues the previous header.
-          part.headers.back().second += " " + std::string(trim(line));
-          continue;
-        }
-        const std::size_t colon = line.find(':');
-        if (colon == std::string_view::npos || trim(line.substr(0, colon)).empty()) {
-          result.error = "part " + std::to_string(result.parts.size() + 1) +
-                         " has a header line without a name and a colon: '" +
-                         std::string(line.substr(0, 80)) + "'";
-          return result;
-        }
-        part.headers.emplace_back(std::string(trim(line.substr(0, colon))),
-                                  std::string(trim(line.substr(colon + 1))));
-      }
-      content_start = end + 4;
-    }
-
+    const std::size_t content_start = read_part_headers(body, pos, index, limits, part, result.error);
+    if (content_start == std::string_view::npos) return result;
     // The content runs to the next CRLF--boundary that is a delimiter line.
     std::size_t next = body.find(line_dash, content_start);
     std::size_t after = std::string_view::npos;
     while (next != std::string_view::npos) {
-      after = delimiter_end(next + line_dash.size(), &closing);
+      after = delimiter_end(body, next + line_dash.size(), closing);
       if (after != std::string_view::npos) break;
       next = body.find(line_dash, next + 1);
     }
@@ -211,20 +248,7 @@ MultipartResult parse_multipart(std::string_view body, std::string_view boundary
       return result;
     }
     part.body = std::string(body.substr(content_start, next - content_start));
-
-    const auto disposition = find_header(part.headers, "Content-Disposition");
-    const std::string type =
-        disposition ? to_lower(trim(std::string_view(*disposition).substr(0, disposition->find(';'))))
-                    : std::string();
-    const auto name = disposition ? header_parameter(*disposition, "name") : std::nullopt;
-    if (type != "form-data" || !name) {
-      result.error = "part " + std::to_string(result.parts.size() + 1) +
-                     " has no 'Content-Disposition: form-data; name=...' header";
-      return result;
-    }
-    part.name = *name;
-    part.filename = header_parameter(*disposition, "filename");
-    part.content_type = std::string(trim(find_header(part.headers, "Content-Type").value_or("")));
+    if (!name_part(part, index, result.error)) return result;
     result.parts.push_back(std::move(part));
     pos = after;
   }

@@ -7,12 +7,6 @@
 
 namespace webdata::mock {
 
-std::chrono::milliseconds due_in(std::chrono::steady_clock::time_point at) {
-  const auto left = at - std::chrono::steady_clock::now();
-  if (left <= std::chrono::steady_clock::duration::zero()) return std::chrono::milliseconds(0);
-  return std::chrono::ceil<std::chrono::milliseconds>(left);
-}
-
 namespace {
 
 int digits_at(std::string_view s, std::size_t at, std::size_t n) {

@@ -8,10 +8,6 @@
 
 namespace webdata::mock {
 
-/// Time left until `at` (0 when it has passed), rounded up to whole milliseconds: how long an
-/// answer that is due at `at` still waits (Response::delay).
-std::chrono::milliseconds due_in(std::chrono::steady_clock::time_point at);
-
 /// ISO 8601 UTC with milliseconds: 2026-11-23T09:00:00.123Z.
 std::string iso8601(std::chrono::system_clock::time_point t);
 /// ISO 8601 UTC to the second, milliseconds written as zero: 2026-11-23T09:00:00.000Z. The real

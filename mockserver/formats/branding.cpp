@@ -164,6 +164,154 @@ json color_or_null(const std::optional<Rgba>& c) {
   return c ? json(detail::hex(*c)) : json(nullptr);
 }
 
+/// Whether the page declares a dark color scheme (CSS `color-scheme` or the meta tag).
+bool declares_dark(const Css& css, const detail::Html& page) {
+  for (const auto& r : css.rules) {
+    for (const auto& [name, value] : r.declarations) {
+      if (name == "color-scheme" && detail::lower(value).find("dark") == 0) return true;
+    }
+  }
+  for (const Node& n : page.tree().nodes) {
+    if (n.is("meta") && n.attr("name") != nullptr &&
+        detail::lower(*n.attr("name")) == "color-scheme" && n.attr("content") != nullptr &&
+        detail::lower(*n.attr("content")).find("dark") == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// The saturated colors the stylesheets use, most used first.
+std::vector<std::string> frequent_colors(const Css& css) {
+  std::map<std::string, int> uses;
+  std::vector<std::string> order;
+  for (const auto& r : css.rules) {
+    for (const auto& [name, value] : r.declarations) {
+      if (name.rfind("--", 0) == 0) continue;
+      if (name.find("color") == std::string::npos && name != "background" && name != "fill" &&
+          name.find("border") == std::string::npos) {
+        continue;
+      }
+      auto c = detail::parse_color(value, css.variables);
+      if (!c || c->a < 0.5 || detail::saturation(*c) < 0.25) continue;
+      double l = detail::luminance(*c);
+      if (l < 0.01 || l > 0.95) continue;
+      std::string h = detail::hex(*c);
+      if (uses[h]++ == 0) order.push_back(h);
+    }
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const std::string& a, const std::string& b) { return uses[a] > uses[b]; });
+  return order;
+}
+
+struct BrandColors {
+  std::optional<Rgba> primary, secondary, accent;
+};
+
+// Brand colors: named custom properties, then buttons, then the most used saturated colors.
+BrandColors brand_colors(const Css& css, Rgba link_color) {
+  BrandColors b{variable_color(css, {"primary", "brand", "main"}),
+                variable_color(css, {"secondary"}),
+                variable_color(css, {"accent", "highlight", "tertiary"})};
+  if (!b.primary) {
+    b.primary = rule_color(css,
+                           {"button", ".btn", ".button", ".cta", ".btn-primary", ".button-primary",
+                            "button.primary", ".primary"},
+                           {"background-color", "background"});
+  }
+  const std::vector<std::string> order = frequent_colors(css);
+  auto next_frequent = [&](const std::vector<std::optional<Rgba>>& taken) -> std::optional<Rgba> {
+    for (const auto& h : order) {
+      bool used = false;
+      for (const auto& t : taken) used = used || (t && detail::hex(*t) == h);
+      if (!used) return detail::parse_color(h);
+    }
+    return std::nullopt;
+  };
+  if (!b.primary) b.primary = next_frequent({});
+  if (!b.primary) b.primary = link_color;
+  if (!b.secondary) b.secondary = next_frequent({b.primary});
+  if (!b.secondary) b.secondary = b.primary;
+  if (!b.accent) b.accent = next_frequent({b.primary, b.secondary});
+  if (!b.accent) b.accent = b.secondary;
+  return b;
+}
+
+/// The font families a page uses, and those of its body text and headings.
+struct Fonts {
+  std::vector<std::string> families;
+  std::optional<std::string> body, heading;
+
+  void add(const std::string& f) {
+    if (is_generic_family(f)) return;
+    for (const auto& existing : families) {
+      if (detail::lower(existing) == detail::lower(f)) return;
+    }
+    families.push_back(f);
+  }
+};
+
+/// The family a `font-family` or `font` declaration names; "" for any other.
+std::string declared_family(const std::string& name, const std::string& resolved) {
+  if (name == "font-family") return first_family(resolved);
+  if (name != "font") return std::string();
+  // The shorthand: the family list comes last, after the size.
+  std::size_t px = resolved.find_first_of("0123456789");
+  std::size_t space = px == std::string::npos ? std::string::npos : resolved.find(' ', px);
+  return space == std::string::npos ? std::string() : first_family(resolved.substr(space + 1));
+}
+
+Fonts page_fonts(const Css& css, const detail::Html& page) {
+  Fonts fonts;
+  for (const auto& r : css.rules) {
+    for (const auto& [name, value] : r.declarations) {
+      const std::string family =
+          declared_family(name, detail::resolve_variables(value, css.variables));
+      if (family.empty()) continue;
+      fonts.add(family);
+      if (r.selector == "@font-face") continue;
+      if (selects(r, {"body", "html", ":root"})) fonts.body = family;
+      if (selects(r, {"h1", "h2", "h3", "h1, h2", ".heading", ".title"}) && !fonts.heading) {
+        fonts.heading = family;
+      }
+    }
+  }
+  for (const Node& n : page.tree().nodes) {
+    if (!n.is("link") || !n.has_attr("href")) continue;
+    const std::string& href = *n.attr("href");
+    if (href.find("fonts.googleapis.com") == std::string::npos) continue;
+    // family=Inter:wght@400;700&family=Roboto+Mono
+    std::size_t at = 0;
+    while ((at = href.find("family=", at)) != std::string::npos) {
+      at += 7;
+      std::size_t end = href.find_first_of(":&|", at);
+      std::string f = href.substr(at, end == std::string::npos ? std::string::npos : end - at);
+      std::replace(f.begin(), f.end(), '+', ' ');
+      fonts.add(f);
+    }
+  }
+  return fonts;
+}
+
+// Logo: an image named "logo", or inside an element named so (the site header's home link).
+json find_logo(const detail::Html& page) {
+  for (const Node& n : page.tree().nodes) {
+    if (!n.is("img") || detail::is_invisible(n)) continue;
+    bool named = names_logo(n);
+    for (const Node* p = n.parent; !named && p != nullptr; p = p->parent) {
+      for (const char* a : {"class", "id"}) {
+        const std::string* v = p->attr(a);
+        if (v != nullptr && detail::lower(*v).find("logo") != std::string::npos) named = true;
+      }
+    }
+    const std::string* src = n.attr("src");
+    if (src == nullptr || src->empty()) src = n.attr("data-src");
+    if (named && src != nullptr && !src->empty()) return page.absolute(*src);
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 std::vector<std::string> stylesheet_urls(const content::Document& doc) {
@@ -189,138 +337,22 @@ nlohmann::json branding(const content::Document& doc, const std::string& extra_c
   if (!text) text = variable_color(css, {"foreground", "text", "fg", "body"});
   std::optional<Rgba> link = rule_color(css, {"a", "a:link"}, {"color"});
   if (!link) link = variable_color(css, {"link"});
-
-  bool declared_dark = false;
-  for (const auto& r : css.rules) {
-    for (const auto& [name, value] : r.declarations) {
-      if (name == "color-scheme" && detail::lower(value).find("dark") == 0) declared_dark = true;
-    }
-  }
-  for (const Node& n : page.tree().nodes) {
-    if (n.is("meta") && n.attr("name") != nullptr &&
-        detail::lower(*n.attr("name")) == "color-scheme" && n.attr("content") != nullptr &&
-        detail::lower(*n.attr("content")).find("dark") == 0) {
-      declared_dark = true;
-    }
-  }
-  Rgba bg = background.value_or(declared_dark ? Rgba{0x12, 0x12, 0x12, 1} : Rgba{255, 255, 255, 1});
+  Rgba bg = background.value_or(declares_dark(css, page) ? Rgba{0x12, 0x12, 0x12, 1}
+                                                        : Rgba{255, 255, 255, 1});
   bool dark = detail::luminance(bg) < 0.5;
   Rgba fg = text.value_or(dark ? Rgba{255, 255, 255, 1} : Rgba{0, 0, 0, 1});
   Rgba link_color = link.value_or(dark ? Rgba{0x9E, 0x9E, 0xFF, 1} : Rgba{0, 0, 0xEE, 1});
+  const BrandColors brand = brand_colors(css, link_color);
 
-  // Brand colors: named custom properties, then buttons, then the most used saturated colors.
-  std::optional<Rgba> primary = variable_color(css, {"primary", "brand", "main"});
-  std::optional<Rgba> secondary = variable_color(css, {"secondary"});
-  std::optional<Rgba> accent = variable_color(css, {"accent", "highlight", "tertiary"});
-  if (!primary) {
-    primary = rule_color(css,
-                         {"button", ".btn", ".button", ".cta", ".btn-primary", ".button-primary",
-                          "button.primary", ".primary"},
-                         {"background-color", "background"});
-  }
-  std::map<std::string, int> uses;
-  std::vector<std::string> order;
-  for (const auto& r : css.rules) {
-    for (const auto& [name, value] : r.declarations) {
-      if (name.rfind("--", 0) == 0) continue;
-      if (name.find("color") == std::string::npos && name != "background" && name != "fill" &&
-          name.find("border") == std::string::npos) {
-        continue;
-      }
-      auto c = detail::parse_color(value, css.variables);
-      if (!c || c->a < 0.5 || detail::saturation(*c) < 0.25) continue;
-      double l = detail::luminance(*c);
-      if (l < 0.01 || l > 0.95) continue;
-      std::string h = detail::hex(*c);
-      if (uses[h]++ == 0) order.push_back(h);
-    }
-  }
-  std::stable_sort(order.begin(), order.end(),
-                   [&](const std::string& a, const std::string& b) { return uses[a] > uses[b]; });
-  auto next_frequent = [&](const std::vector<std::optional<Rgba>>& taken) -> std::optional<Rgba> {
-    for (const auto& h : order) {
-      bool used = false;
-      for (const auto& t : taken) used = used || (t && detail::hex(*t) == h);
-      if (!used) return detail::parse_color(h);
-    }
-    return std::nullopt;
-  };
-  if (!primary) primary = next_frequent({});
-  if (!primary) primary = link_color;
-  if (!secondary) secondary = next_frequent({primary});
-  if (!secondary) secondary = primary;
-  if (!accent) accent = next_frequent({primary, secondary});
-  if (!accent) accent = secondary;
-
-  // Fonts.
-  std::vector<std::string> families;
-  auto add_family = [&](const std::string& f) {
-    if (is_generic_family(f)) return;
-    for (const auto& existing : families) {
-      if (detail::lower(existing) == detail::lower(f)) return;
-    }
-    families.push_back(f);
-  };
-  std::optional<std::string> body_font, heading_font;
-  for (const auto& r : css.rules) {
-    for (const auto& [name, value] : r.declarations) {
-      std::string resolved = detail::resolve_variables(value, css.variables);
-      std::string family;
-      if (name == "font-family") family = first_family(resolved);
-      if (name == "font") {  // shorthand: the family list comes last, after the size
-        std::size_t px = resolved.find_first_of("0123456789");
-        std::size_t space = px == std::string::npos ? std::string::npos : resolved.find(' ', px);
-        if (space != std::string::npos) family = first_family(resolved.substr(space + 1));
-      }
-      if (family.empty()) continue;
-      add_family(family);
-      if (r.selector != "@font-face") {
-        if (selects(r, {"body", "html", ":root"})) body_font = family;
-        if (selects(r, {"h1", "h2", "h3", "h1, h2", ".heading", ".title"})) {
-          if (!heading_font) heading_font = family;
-        }
-      }
-    }
-  }
-  for (const Node& n : page.tree().nodes) {
-    if (!n.is("link") || !n.has_attr("href")) continue;
-    const std::string& href = *n.attr("href");
-    if (href.find("fonts.googleapis.com") == std::string::npos) continue;
-    // family=Inter:wght@400;700&family=Roboto+Mono
-    std::size_t at = 0;
-    while ((at = href.find("family=", at)) != std::string::npos) {
-      at += 7;
-      std::size_t end = href.find_first_of(":&|", at);
-      std::string f = href.substr(at, end == std::string::npos ? std::string::npos : end - at);
-      std::replace(f.begin(), f.end(), '+', ' ');
-      add_family(f);
-    }
-  }
+  const Fonts found = page_fonts(css, page);
   json fonts = json::array();
-  for (const auto& f : families) fonts.push_back({{"family", f}});
-  json primary_font = body_font          ? json(*body_font)
-                      : families.empty() ? json(nullptr)
-                                         : json(families[0]);
-  json heading = heading_font ? json(*heading_font) : primary_font;
+  for (const auto& f : found.families) fonts.push_back({{"family", f}});
+  json primary_font = found.body            ? json(*found.body)
+                      : found.families.empty() ? json(nullptr)
+                                               : json(found.families[0]);
+  json heading = found.heading ? json(*found.heading) : primary_font;
 
-  // Logo: an image named "logo", or inside an element named so (the site header's home link).
-  json logo = nullptr;
-  for (const Node& n : page.tree().nodes) {
-    if (!n.is("img") || detail::is_invisible(n)) continue;
-    bool named = names_logo(n);
-    for (const Node* p = n.parent; !named && p != nullptr; p = p->parent) {
-      for (const char* a : {"class", "id"}) {
-        const std::string* v = p->attr(a);
-        if (v != nullptr && detail::lower(*v).find("logo") != std::string::npos) named = true;
-      }
-    }
-    const std::string* src = n.attr("src");
-    if (src == nullptr || src->empty()) src = n.attr("data-src");
-    if (named && src != nullptr && !src->empty()) {
-      logo = page.absolute(*src);
-      break;
-    }
-  }
+  const json logo = find_logo(page);
   json meta = doc.metadata();
   json favicon = meta.contains("favicon") ? meta["favicon"] : json(nullptr);
   json og_image = nullptr;
@@ -330,9 +362,9 @@ nlohmann::json branding(const content::Document& doc, const std::string& extra_c
 
   return {{"colorScheme", dark ? "dark" : "light"},
           {"colors",
-           {{"primary", color_or_null(primary)},
-            {"secondary", color_or_null(secondary)},
-            {"accent", color_or_null(accent)},
+           {{"primary", color_or_null(brand.primary)},
+            {"secondary", color_or_null(brand.secondary)},
+            {"accent", color_or_null(brand.accent)},
             {"background", detail::hex(bg)},
             {"textPrimary", detail::hex(fg)},
             {"link", detail::hex(link_color)}}},

@@ -112,19 +112,15 @@ std::string range(long start, long count) {
   return std::to_string(count == 0 ? start - 1 : start) + "," + std::to_string(count);
 }
 
-}  // namespace
-
-UnifiedDiff unified_diff(std::string_view before, std::string_view after, const std::string& file,
-                         int context) {
-  auto a_lines = split_lines(before);
-  auto b_lines = split_lines(after);
+/// The edit script from `a_lines` to `b_lines`, line by line (Myers).
+std::vector<Op> edit_script(const std::vector<std::string_view>& a_lines,
+                            const std::vector<std::string_view>& b_lines) {
   std::unordered_map<std::string_view, int> ids;
   std::vector<int> a, b;
   for (auto l : a_lines) a.push_back(ids.emplace(l, static_cast<int>(ids.size())).first->second);
   for (auto l : b_lines) b.push_back(ids.emplace(l, static_cast<int>(ids.size())).first->second);
   std::vector<bool> del(a.size(), false), ins(b.size(), false);
   Myers(a, b, del, ins).run(0, static_cast<long>(a.size()), 0, static_cast<long>(b.size()));
-
   std::vector<Op> ops;
   std::size_t i = 0, j = 0;
   while (i < a.size() || j < b.size()) {
@@ -139,81 +135,99 @@ UnifiedDiff unified_diff(std::string_view before, std::string_view after, const 
       ++i, ++j;
     }
   }
+  return ops;
+}
 
-  UnifiedDiff out;
+/// The last op of the hunk of the change at `k`: ctx lines after the last change that is at
+/// most 2*ctx equal lines away from the one before it.
+std::size_t hunk_end(const std::vector<Op>& ops, std::size_t k, std::size_t ctx) {
+  std::size_t last_change = k;
+  for (std::size_t p = k; p < ops.size(); ++p) {
+    if (ops[p].kind != ' ') {
+      last_change = p;
+    } else if (p - last_change > 2 * ctx) {
+      break;
+    }
+  }
+  return std::min(ops.size() - 1, last_change + ctx);
+}
+
+/// The text and the JSON chunks of a diff's hunks, and its counts of changed lines.
+struct Hunks {
+  std::string text;
   nlohmann::json chunks = nlohmann::json::array();
-  long additions = 0, deletions = 0;
-  const long ctx = std::max(0, context);
+  long additions = 0;
+  long deletions = 0;
+};
+
+/// The hunk of ops[start..end] appended to `out`.
+void write_hunk(const std::vector<Op>& ops, std::size_t start, std::size_t end, Hunks& out) {
+  // Line numbers where the hunk starts (for an empty side: the line before it).
+  long old_start = 1, new_start = 1, old_count = 0, new_count = 0;
+  for (std::size_t p = 0; p < start; ++p) {
+    if (ops[p].kind != '+') ++old_start;
+    if (ops[p].kind != '-') ++new_start;
+  }
+  nlohmann::json changes = nlohmann::json::array();
+  std::string body;
+  for (std::size_t p = start; p <= end; ++p) {
+    const Op& op = ops[p];
+    std::string line = std::string(1, op.kind) + std::string(op.text);
+    body += line + "\n";
+    if (op.kind == ' ') {
+      ++old_count, ++new_count;
+      changes.push_back({{"type", "normal"},
+                         {"normal", true},
+                         {"ln1", op.old_line},
+                         {"ln2", op.new_line},
+                         {"content", line}});
+    } else if (op.kind == '-') {
+      ++old_count, ++out.deletions;
+      changes.push_back({{"type", "del"}, {"del", true}, {"ln", op.old_line}, {"content", line}});
+    } else {
+      ++new_count, ++out.additions;
+      changes.push_back({{"type", "add"}, {"add", true}, {"ln", op.new_line}, {"content", line}});
+    }
+  }
+  std::string header =
+      "@@ -" + range(old_start, old_count) + " +" + range(new_start, new_count) + " @@";
+  out.text += header + "\n" + body;
+  out.chunks.push_back({{"content", header},
+                        {"changes", changes},
+                        {"oldStart", old_count == 0 ? old_start - 1 : old_start},
+                        {"oldLines", old_count},
+                        {"newStart", new_count == 0 ? new_start - 1 : new_start},
+                        {"newLines", new_count}});
+}
+
+}  // namespace
+
+UnifiedDiff unified_diff(std::string_view before, std::string_view after, const std::string& file,
+                         int context) {
+  const std::vector<Op> ops = edit_script(split_lines(before), split_lines(after));
+  const auto ctx = static_cast<std::size_t>(std::max(0, context));
+  Hunks hunks;
   std::size_t k = 0;
-  std::string hunks;
   while (k < ops.size()) {
     if (ops[k].kind == ' ') {
       ++k;
       continue;
     }
-    // A hunk: from ctx lines before this change to ctx lines after the last change that is at
-    // most 2*ctx equal lines away from the previous one.
-    std::size_t start = k >= static_cast<std::size_t>(ctx) ? k - static_cast<std::size_t>(ctx) : 0;
-    std::size_t end = k;
-    std::size_t last_change = k;
-    for (std::size_t p = k; p < ops.size(); ++p) {
-      if (ops[p].kind != ' ') {
-        last_change = p;
-      } else if (p - last_change > static_cast<std::size_t>(2 * ctx)) {
-        break;
-      }
-      end = p;
-    }
-    end = std::min(ops.size() - 1, last_change + static_cast<std::size_t>(ctx));
-    long old_start = 0, new_start = 0, old_count = 0, new_count = 0;
-    // Line numbers where the hunk starts (for an empty side: the line before it).
-    long old_next = 1, new_next = 1;
-    for (std::size_t p = 0; p < start; ++p) {
-      if (ops[p].kind != '+') ++old_next;
-      if (ops[p].kind != '-') ++new_next;
-    }
-    old_start = old_next;
-    new_start = new_next;
-    nlohmann::json changes = nlohmann::json::array();
-    std::string body;
-    for (std::size_t p = start; p <= end; ++p) {
-      const Op& op = ops[p];
-      std::string line = std::string(1, op.kind) + std::string(op.text);
-      body += line + "\n";
-      if (op.kind == ' ') {
-        ++old_count, ++new_count;
-        changes.push_back({{"type", "normal"},
-                           {"normal", true},
-                           {"ln1", op.old_line},
-                           {"ln2", op.new_line},
-                           {"content", line}});
-      } else if (op.kind == '-') {
-        ++old_count, ++deletions;
-        changes.push_back({{"type", "del"}, {"del", true}, {"ln", op.old_line}, {"content", line}});
-      } else {
-        ++new_count, ++additions;
-        changes.push_back({{"type", "add"}, {"add", true}, {"ln", op.new_line}, {"content", line}});
-      }
-    }
-    std::string header =
-        "@@ -" + range(old_start, old_count) + " +" + range(new_start, new_count) + " @@";
-    hunks += header + "\n" + body;
-    chunks.push_back({{"content", header},
-                      {"changes", changes},
-                      {"oldStart", old_count == 0 ? old_start - 1 : old_start},
-                      {"oldLines", old_count},
-                      {"newStart", new_count == 0 ? new_start - 1 : new_start},
-                      {"newLines", new_count}});
+    // A hunk: from ctx lines before this change to ctx lines after its last change.
+    const std::size_t start = k >= ctx ? k - ctx : 0;
+    const std::size_t end = hunk_end(ops, k, ctx);
+    write_hunk(ops, start, end, hunks);
     k = end + 1;
   }
+  UnifiedDiff out;
   nlohmann::json files = nlohmann::json::array();
-  if (!hunks.empty()) {
-    out.text = "--- a/" + file + "\n+++ b/" + file + "\n" + hunks;
+  if (!hunks.text.empty()) {
+    out.text = "--- a/" + file + "\n+++ b/" + file + "\n" + hunks.text;
     files.push_back({{"from", file},
                      {"to", file},
-                     {"chunks", chunks},
-                     {"additions", additions},
-                     {"deletions", deletions}});
+                     {"chunks", hunks.chunks},
+                     {"additions", hunks.additions},
+                     {"deletions", hunks.deletions}});
   }
   out.json = {{"files", files}};
   return out;

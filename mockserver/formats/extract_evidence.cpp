@@ -120,6 +120,193 @@ void add_name_fields(const Node& n, const std::string& value, Evidence& ev) {
   }
 }
 
+void collect_link(const Node& n, const detail::Html& html, Evidence& ev) {
+  const std::string* href = n.attr("href");
+  if (href == nullptr) return;
+  std::string url = html.absolute(*href);
+  if (url.rfind("mailto:", 0) == 0) {
+    std::string mail =
+        url.substr(7, url.find('?') == std::string::npos ? std::string::npos : url.find('?') - 7);
+    if (detail::looks_like_email(mail)) ev.emails.push_back(mail);
+  } else if (url.rfind("tel:", 0) == 0) {
+    ev.phones.push_back(url.substr(4));
+  } else if (detail::looks_like_url(url)) {
+    ev.links.push_back({detail::text_of(n), url});
+  }
+}
+
+void collect_image(const Node& n, const detail::Html& html, Evidence& ev) {
+  const std::string* src = n.attr("src");
+  if (src == nullptr || src->empty() || src->rfind("data:", 0) == 0 ||
+      src->find('<') != std::string::npos) {
+    src = n.attr("data-src");
+  }
+  if (src == nullptr || src->empty()) return;
+  std::string url = html.absolute(*src);
+  if (detail::looks_like_url(url)) ev.images.push_back({n.attr("alt") ? *n.attr("alt") : "", url});
+}
+
+/// A list, labelled by the heading before it and its own class, id and aria-label.
+void collect_list(const Node& n, const std::string& last_heading, Evidence& ev) {
+  List list;
+  list.node = &n;
+  list.label = label_tokens(last_heading);
+  for (const std::string* a : {n.attr("class"), n.attr("id"), n.attr("aria-label")}) {
+    if (a == nullptr) continue;
+    for (auto& t : label_tokens(*a)) {
+      if (std::find(list.label.begin(), list.label.end(), t) == list.label.end()) {
+        list.label.push_back(t);
+      }
+    }
+  }
+  for (const Node* c : n.children) {
+    if (!c->is("li")) continue;
+    std::string t = detail::text_of(*c);
+    if (t.empty()) continue;
+    list.items.push_back(t);
+    list.nodes.push_back(c);
+  }
+  if (!list.items.empty()) ev.lists.push_back(std::move(list));
+}
+
+/// A dt labels the dd that follows it, up to the next dt.
+void collect_definition(const Node& n, Evidence& ev) {
+  const Node* parent = n.parent;
+  if (parent == nullptr) return;
+  auto it = std::find(parent->children.begin(), parent->children.end(), &n);
+  for (++it; it != parent->children.end() && !(*it)->is("dt"); ++it) {
+    if ((*it)->is("dd")) {
+      ev.fields.push_back({label_tokens(detail::text_of(n)), detail::text_of(**it), *it});
+      return;
+    }
+  }
+}
+
+/// The rows of a table, not those of tables inside it.
+std::vector<const Node*> table_rows(const Node& table) {
+  std::vector<const Node*> rows;
+  std::vector<const Node*> walk{&table};
+  while (!walk.empty()) {
+    const Node* w = walk.back();
+    walk.pop_back();
+    if (w->is("tr")) {
+      rows.push_back(w);
+      continue;
+    }
+    if (w != &table && w->is("table")) continue;
+    for (auto it = w->children.rbegin(); it != w->children.rend(); ++it) walk.push_back(*it);
+  }
+  return rows;
+}
+
+/// The last cell (td or th) of a row.
+const Node* last_cell(const Node& row) {
+  for (auto it = row.children.rbegin(); it != row.children.rend(); ++it) {
+    if ((*it)->is("td") || (*it)->is("th")) return *it;
+  }
+  return nullptr;
+}
+
+/// A table: its header row as the columns, its other rows as values.
+void collect_table(const Node& n, const std::string& last_heading, Evidence& ev) {
+  Table table;
+  table.label = label_tokens(last_heading);
+  for (const Node* row : table_rows(n)) {
+    std::vector<std::string> cells;
+    bool header = true;
+    for (const Node* c : row->children) {
+      if (!c->is("td") && !c->is("th")) continue;
+      cells.push_back(detail::text_of(*c));
+      if (c->is("td")) header = false;
+    }
+    if (cells.empty()) continue;
+    if (header && table.columns.empty() && table.rows.empty()) {
+      table.columns = cells;
+      continue;
+    }
+    // A two-cell row "Label | value" (or th + td) reads as a labelled value too.
+    if (cells.size() == 2) ev.fields.push_back({label_tokens(cells[0]), cells[1], last_cell(*row)});
+    table.rows.push_back(std::move(cells));
+    table.row_nodes.push_back(row);
+  }
+  if (!table.rows.empty()) ev.tables.push_back(std::move(table));
+}
+
+/// A microdata property: its value attribute, else its text.
+void collect_itemprop(const Node& n, const detail::Html& html, Evidence& ev) {
+  std::string value;
+  for (const char* a : {"content", "datetime", "href", "src", "value"}) {
+    if (const std::string* v = n.attr(a)) {
+      value = (std::string_view(a) == "href" || std::string_view(a) == "src") ? html.absolute(*v)
+                                                                               : *v;
+      break;
+    }
+  }
+  if (value.empty()) value = detail::text_of(n);
+  ev.fields.push_back({label_tokens(*n.attr("itemprop")), value, &n});
+}
+
+// Short leaf-ish elements: named by their class / id, and "Label: value" text.
+void collect_leaf_fields(const Node& n, Evidence& ev) {
+  if (has_block_child(n)) return;
+  std::string t = detail::text_of(n);
+  if (t.empty() || t.size() > 300) return;
+  if (!n.has_attr("itemprop")) add_name_fields(n, t, ev);
+  std::size_t colon = t.find(':');
+  if (colon != std::string::npos && colon > 0 && colon <= 40 && colon + 1 < t.size() &&
+      t.compare(colon, 3, "://") != 0) {
+    std::string label = t.substr(0, colon);
+    if (detail::split_words(label).size() <= 5) {
+      ev.fields.push_back({label_tokens(label), detail::trim(t.substr(colon + 1)), &n});
+    }
+  }
+}
+
+/// What one element says, by its tag.
+void collect_element(const Node& n, const Node& root, const detail::Html& html,
+                     std::string& last_heading, Evidence& ev) {
+  const std::string& tag = n.name;
+  if (tag.size() == 2 && tag[0] == 'h' && tag[1] >= '1' && tag[1] <= '6') {
+    std::string t = detail::text_of(n);
+    if (t.empty()) return;
+    ev.headings.push_back(t);
+    if (ev.title.empty() && (tag == "h1" || &root != html.tree().body)) ev.title = t;
+    last_heading = t;
+  } else if (tag == "p") {
+    std::string t = detail::text_of(n);
+    if (!t.empty()) ev.paragraphs.push_back(t);
+  } else if (tag == "a") {
+    collect_link(n, html, ev);
+  } else if (tag == "img") {
+    collect_image(n, html, ev);
+  } else if (tag == "time") {
+    const std::string* dt = n.attr("datetime");
+    auto dates = detail::find_dates(dt != nullptr ? *dt : detail::text_of(n));
+    if (!dates.empty()) ev.dates.push_back(dates.front());
+  } else if (tag == "ul" || tag == "ol") {
+    collect_list(n, last_heading, ev);
+  } else if (tag == "dt") {
+    collect_definition(n, ev);
+  } else if (tag == "table") {
+    collect_table(n, last_heading, ev);
+  }
+}
+
+/// What the whole text says: prices, dates, emails, phones, and a description.
+void collect_from_text(Evidence& ev) {
+  ev.prices = detail::find_prices(ev.text);
+  for (auto& d : detail::find_dates(ev.text)) ev.dates.push_back(d);
+  for (auto& e : detail::find_emails(ev.text)) ev.emails.push_back(e);
+  for (auto& p : detail::find_phones(ev.text)) ev.phones.push_back(p);
+  if (!ev.description.empty()) return;
+  for (const auto& p : ev.paragraphs) {
+    if (detail::split_words(p).size() >= 5) {
+      ev.description = p;
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 // Walks a subtree (the page's cleaned content, or one item of a group) and records evidence.
@@ -132,168 +319,12 @@ void collect(const Node& root, const detail::Html& html, Evidence& ev) {
     const Node* n = stack.back();
     stack.pop_back();
     if (!n->is_element() || detail::is_invisible(*n)) continue;
-    const std::string& tag = n->name;
-    if (tag.size() == 2 && tag[0] == 'h' && tag[1] >= '1' && tag[1] <= '6') {
-      std::string t = detail::text_of(*n);
-      if (!t.empty()) {
-        ev.headings.push_back(t);
-        if (ev.title.empty() && (tag == "h1" || &root != html.tree().body)) ev.title = t;
-        last_heading = t;
-      }
-    } else if (tag == "p") {
-      std::string t = detail::text_of(*n);
-      if (!t.empty()) ev.paragraphs.push_back(t);
-    } else if (tag == "a") {
-      if (const std::string* href = n->attr("href")) {
-        std::string url = html.absolute(*href);
-        std::string t = detail::text_of(*n);
-        if (url.rfind("mailto:", 0) == 0) {
-          std::string mail = url.substr(
-              7, url.find('?') == std::string::npos ? std::string::npos : url.find('?') - 7);
-          if (detail::looks_like_email(mail)) ev.emails.push_back(mail);
-        } else if (url.rfind("tel:", 0) == 0) {
-          ev.phones.push_back(url.substr(4));
-        } else if (detail::looks_like_url(url)) {
-          ev.links.push_back({t, url});
-        }
-      }
-    } else if (tag == "img") {
-      const std::string* src = n->attr("src");
-      if (src == nullptr || src->empty() || src->rfind("data:", 0) == 0 ||
-          src->find('<') != std::string::npos) {
-        src = n->attr("data-src");
-      }
-      if (src != nullptr && !src->empty()) {
-        std::string url = html.absolute(*src);
-        if (detail::looks_like_url(url))
-          ev.images.push_back({n->attr("alt") ? *n->attr("alt") : "", url});
-      }
-    } else if (tag == "time") {
-      const std::string* dt = n->attr("datetime");
-      auto dates = detail::find_dates(dt != nullptr ? *dt : detail::text_of(*n));
-      if (!dates.empty()) ev.dates.push_back(dates.front());
-    } else if (tag == "ul" || tag == "ol") {
-      List list;
-      list.node = n;
-      list.label = label_tokens(last_heading);
-      for (const std::string* a : {n->attr("class"), n->attr("id"), n->attr("aria-label")}) {
-        if (a != nullptr) {
-          for (auto& t : label_tokens(*a)) {
-            if (std::find(list.label.begin(), list.label.end(), t) == list.label.end()) {
-              list.label.push_back(t);
-            }
-          }
-        }
-      }
-      for (const Node* c : n->children) {
-        if (c->is("li")) {
-          std::string t = detail::text_of(*c);
-          if (!t.empty()) {
-            list.items.push_back(t);
-            list.nodes.push_back(c);
-          }
-        }
-      }
-      if (!list.items.empty()) ev.lists.push_back(std::move(list));
-    } else if (tag == "dt") {
-      // The dd elements that follow, up to the next dt.
-      const Node* parent = n->parent;
-      if (parent != nullptr) {
-        auto it = std::find(parent->children.begin(), parent->children.end(), n);
-        for (++it; it != parent->children.end() && !(*it)->is("dt"); ++it) {
-          if ((*it)->is("dd")) {
-            ev.fields.push_back({label_tokens(detail::text_of(*n)), detail::text_of(**it), *it});
-            break;
-          }
-        }
-      }
-    } else if (tag == "table") {
-      Table table;
-      table.label = label_tokens(last_heading);
-      std::vector<const Node*> rows;
-      std::vector<const Node*> walk{n};
-      while (!walk.empty()) {
-        const Node* w = walk.back();
-        walk.pop_back();
-        if (w->is("tr")) {
-          rows.push_back(w);
-          continue;
-        }
-        if (w != n && w->is("table")) continue;
-        for (auto it = w->children.rbegin(); it != w->children.rend(); ++it) walk.push_back(*it);
-      }
-      for (const Node* row : rows) {
-        std::vector<std::string> cells;
-        bool header = true;
-        for (const Node* c : row->children) {
-          if (c->is("td") || c->is("th")) {
-            cells.push_back(detail::text_of(*c));
-            if (c->is("td")) header = false;
-          }
-        }
-        if (cells.empty()) continue;
-        if (header && table.columns.empty() && table.rows.empty()) {
-          table.columns = cells;
-        } else {
-          // A two-cell row "Label | value" (or th + td) reads as a labelled value too.
-          if (cells.size() == 2) {
-            const Node* value_cell = nullptr;
-            for (auto it = row->children.rbegin(); it != row->children.rend(); ++it) {
-              if ((*it)->is("td") || (*it)->is("th")) {
-                value_cell = *it;
-                break;
-              }
-            }
-            ev.fields.push_back({label_tokens(cells[0]), cells[1], value_cell});
-          }
-          table.rows.push_back(std::move(cells));
-          table.row_nodes.push_back(row);
-        }
-      }
-      if (!table.rows.empty()) ev.tables.push_back(std::move(table));
-    }
-    if (n->has_attr("itemprop")) {
-      std::string value;
-      for (const char* a : {"content", "datetime", "href", "src", "value"}) {
-        if (const std::string* v = n->attr(a)) {
-          value = (std::string_view(a) == "href" || std::string_view(a) == "src")
-                      ? html.absolute(*v)
-                      : *v;
-          break;
-        }
-      }
-      if (value.empty()) value = detail::text_of(*n);
-      ev.fields.push_back({label_tokens(*n->attr("itemprop")), value, n});
-    }
-    // Short leaf-ish elements: named by their class / id, and "Label: value" text.
-    if (!has_block_child(*n)) {
-      std::string t = detail::text_of(*n);
-      if (!t.empty() && t.size() <= 300) {
-        if (!n->has_attr("itemprop")) add_name_fields(*n, t, ev);
-        std::size_t colon = t.find(':');
-        if (colon != std::string::npos && colon > 0 && colon <= 40 && colon + 1 < t.size() &&
-            t.compare(colon, 3, "://") != 0) {
-          std::string label = t.substr(0, colon);
-          if (detail::split_words(label).size() <= 5) {
-            ev.fields.push_back({label_tokens(label), detail::trim(t.substr(colon + 1)), n});
-          }
-        }
-      }
-    }
+    collect_element(*n, root, html, last_heading, ev);
+    if (n->has_attr("itemprop")) collect_itemprop(*n, html, ev);
+    collect_leaf_fields(*n, ev);
     for (auto it = n->children.rbegin(); it != n->children.rend(); ++it) stack.push_back(*it);
   }
-  ev.prices = detail::find_prices(ev.text);
-  for (auto& d : detail::find_dates(ev.text)) ev.dates.push_back(d);
-  for (auto& e : detail::find_emails(ev.text)) ev.emails.push_back(e);
-  for (auto& p : detail::find_phones(ev.text)) ev.phones.push_back(p);
-  if (ev.description.empty()) {
-    for (const auto& p : ev.paragraphs) {
-      if (detail::split_words(p).size() >= 5) {
-        ev.description = p;
-        break;
-      }
-    }
-  }
+  collect_from_text(ev);
 }
 
 // JSON-LD blocks of the page, flattened to labelled fields ("offers.price" -> offers, price).

@@ -131,6 +131,52 @@ std::vector<std::string> Extractor::strings_for(const Tokens& name, Kind kind,
   return out;
 }
 
+namespace {
+
+/// The `c`th cell (td or th) of a table row; null when the row has fewer.
+const Node* nth_cell(const Node& row, std::size_t c) {
+  std::size_t k = 0;
+  for (const Node* child : row.children) {
+    if ((child->is("td") || child->is("th")) && k++ == c) return child;
+  }
+  return nullptr;
+}
+
+/// Each link of the context as a member of its own: its text and URL.
+std::vector<std::unique_ptr<Evidence>> link_members(const Evidence& ev) {
+  std::vector<std::unique_ptr<Evidence>> members;
+  for (const auto& l : ev.links) {
+    auto m = std::make_unique<Evidence>();
+    m->title = l.text;
+    m->text = l.text;
+    m->url = l.url;
+    m->links.push_back(l);
+    m->fields.push_back({{"text"}, l.text, nullptr});
+    m->fields.push_back({{"url"}, l.url, nullptr});
+    m->fields.push_back({{"href"}, l.url, nullptr});
+    members.push_back(std::move(m));
+  }
+  return members;
+}
+
+/// Each image of the context as a member of its own: its alt text and source.
+std::vector<std::unique_ptr<Evidence>> image_members(const Evidence& ev) {
+  std::vector<std::unique_ptr<Evidence>> members;
+  for (const auto& i : ev.images) {
+    auto m = std::make_unique<Evidence>();
+    m->title = i.text;
+    m->text = i.text;
+    m->images.push_back(i);
+    m->fields.push_back({{"alt"}, i.text, nullptr});
+    m->fields.push_back({{"src"}, i.url, nullptr});
+    m->fields.push_back({{"url"}, i.url, nullptr});
+    members.push_back(std::move(m));
+  }
+  return members;
+}
+
+}  // namespace
+
 std::vector<Extractor::Group> Extractor::groups_for(const Evidence& ev) {
   std::vector<Group> groups;
   for (const auto& t : ev.tables) {
@@ -141,13 +187,7 @@ std::vector<Extractor::Group> Extractor::groups_for(const Evidence& ev) {
       collect(*t.row_nodes[r], content_, *m);
       for (std::size_t c = 0; c < t.rows[r].size(); ++c) {
         Tokens label = c < t.columns.size() ? label_tokens(t.columns[c]) : Tokens{};
-        const Node* cell = nullptr;
-        std::size_t k = 0;
-        for (const Node* child : t.row_nodes[r]->children) {
-          if (child->is("td") || child->is("th")) {
-            if (k++ == c) cell = child;
-          }
-        }
+        const Node* cell = nth_cell(*t.row_nodes[r], c);
         // Column labels first: they beat whatever the cell's own markup says.
         m->fields.insert(m->fields.begin() + static_cast<std::ptrdiff_t>(c),
                          Field{label, t.rows[r][c], cell});
@@ -203,35 +243,10 @@ std::vector<Extractor::Group> Extractor::groups_for(const Evidence& ev) {
       }
     }
   }
-  {
+  for (const char* label : {"link", "image"}) {
     Group g;
-    g.label = {"link"};
-    for (const auto& l : ev.links) {
-      auto m = std::make_unique<Evidence>();
-      m->title = l.text;
-      m->text = l.text;
-      m->url = l.url;
-      m->links.push_back(l);
-      m->fields.push_back({{"text"}, l.text, nullptr});
-      m->fields.push_back({{"url"}, l.url, nullptr});
-      m->fields.push_back({{"href"}, l.url, nullptr});
-      g.members.push_back(std::move(m));
-    }
-    if (!g.members.empty()) groups.push_back(std::move(g));
-  }
-  {
-    Group g;
-    g.label = {"image"};
-    for (const auto& i : ev.images) {
-      auto m = std::make_unique<Evidence>();
-      m->title = i.text;
-      m->text = i.text;
-      m->images.push_back(i);
-      m->fields.push_back({{"alt"}, i.text, nullptr});
-      m->fields.push_back({{"src"}, i.url, nullptr});
-      m->fields.push_back({{"url"}, i.url, nullptr});
-      g.members.push_back(std::move(m));
-    }
+    g.label = {label};
+    g.members = std::string(label) == "link" ? link_members(ev) : image_members(ev);
     if (!g.members.empty()) groups.push_back(std::move(g));
   }
   return groups;

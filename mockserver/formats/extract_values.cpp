@@ -30,6 +30,47 @@ std::optional<json> Extractor::accept(json v, const json& raw) const {
   return std::nullopt;
 }
 
+namespace {
+
+/// The first `max` code points of `value`.
+std::string first_code_points(const std::string& value, std::size_t max) {
+  if (detail::utf8_length(value) <= max) return value;
+  std::string cut;
+  std::size_t i = 0;
+  std::size_t n = 0;
+  while (i < value.size() && n < max) {
+    std::size_t start = i;
+    detail::next_code_point(value, i);
+    cut += value.substr(start, i - start);
+    ++n;
+  }
+  return cut;
+}
+
+/// A title's candidates: the title, and in a part of the page its links, headings and short text.
+std::vector<std::string> title_candidates(const Evidence& ev, bool page) {
+  std::vector<std::string> c = {ev.title};
+  if (page) return c;
+  for (const auto& l : ev.links) c.push_back(l.text);
+  for (const auto& h : ev.headings) c.push_back(h);
+  if (ev.text.size() <= 120) c.push_back(ev.text);
+  return c;
+}
+
+/// An image's candidates: for a name with "logo", the logos first.
+std::vector<std::string> image_candidates(const Evidence& ev, const Tokens& name) {
+  std::vector<std::string> c;
+  if (std::find(name.begin(), name.end(), "logo") != name.end()) {
+    for (const auto& i : ev.images) {
+      if (detail::lower(i.text + i.url).find("logo") != std::string::npos) c.push_back(i.url);
+    }
+  }
+  for (const auto& i : ev.images) c.push_back(i.url);
+  return c;
+}
+
+}  // namespace
+
 // A string candidate converted to the schema's scalar type.
 std::optional<json> Extractor::convert(const std::string& text, const Node* node, const json& s,
                                        const json& raw, const std::string& type, Kind kind) const {
@@ -83,19 +124,7 @@ std::optional<json> Extractor::convert(const std::string& text, const Node* node
     }
     if (kind == Kind::kPrice && s.contains("pattern")) return accept(value, raw);
     if (s.contains("maxLength") && s["maxLength"].is_number()) {
-      auto max = s["maxLength"].get<std::size_t>();
-      if (detail::utf8_length(value) > max) {
-        std::string cut;
-        std::size_t i = 0;
-        std::size_t n = 0;
-        while (i < value.size() && n < max) {
-          std::size_t start = i;
-          detail::next_code_point(value, i);
-          cut += value.substr(start, i - start);
-          ++n;
-        }
-        value = cut;
-      }
+      value = first_code_points(value, s["maxLength"].get<std::size_t>());
     }
     return accept(value, raw);
   }
@@ -131,15 +160,8 @@ std::optional<json> Extractor::by_kind(Kind kind, const json& s, const json& raw
   };
   bool page = &ev == &page_ev_;
   switch (kind) {
-    case Kind::kTitle: {
-      std::vector<std::string> c = {ev.title};
-      if (!page) {
-        for (const auto& l : ev.links) c.push_back(l.text);
-        for (const auto& h : ev.headings) c.push_back(h);
-        if (ev.text.size() <= 120) c.push_back(ev.text);
-      }
-      return first_of(c);
-    }
+    case Kind::kTitle:
+      return first_of(title_candidates(ev, page));
     case Kind::kDescription:
       return first_of({ev.description, ev.paragraphs.empty() ? "" : ev.paragraphs[0]});
     case Kind::kSummary: {
@@ -179,17 +201,8 @@ std::optional<json> Extractor::by_kind(Kind kind, const json& s, const json& raw
       for (const auto& l : ev.links) c.push_back(l.url);
       return first_of(c);
     }
-    case Kind::kImage: {
-      std::vector<std::string> c;
-      bool logo = std::find(name.begin(), name.end(), "logo") != name.end();
-      if (logo) {
-        for (const auto& i : ev.images) {
-          if (detail::lower(i.text + i.url).find("logo") != std::string::npos) c.push_back(i.url);
-        }
-      }
-      for (const auto& i : ev.images) c.push_back(i.url);
-      return first_of(c);
-    }
+    case Kind::kImage:
+      return first_of(image_candidates(ev, name));
     case Kind::kAuthor:
       return first_of({ev.author});
     case Kind::kLanguage:

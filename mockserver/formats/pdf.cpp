@@ -179,16 +179,13 @@ std::string utf8_of(const poppler::ustring& s) {
   return content::sanitize_utf8(std::string(bytes.begin(), bytes.end()));
 }
 
-}  // namespace
+constexpr double kMargin = 54;
 
-std::string write_pdf(std::string_view text, const std::string& title, const PdfPageSetup& setup) {
-  double page_w = 0, page_h = 0;
-  page_size(setup, page_w, page_h);
-  double scale = std::clamp(setup.scale, 0.1, 2.0);
-  const double margin = 54;
+/// The title and the text's paragraphs as lines that fit `width`, a blank line between
+/// paragraphs.
+std::vector<Line> layout_lines(std::string_view text, const std::string& title, double scale,
+                               double width) {
   const double body = 11 * scale;
-  const double width = page_w - 2 * margin;
-
   std::vector<Line> lines;
   if (!title.empty()) {
     for (auto& l : wrap(title, 16 * scale, true, width)) lines.push_back(l);
@@ -207,20 +204,23 @@ std::string write_pdf(std::string_view text, const std::string& title, const Pdf
     if (end == text.size()) break;
     start = end + 1;
   }
+  return lines;
+}
 
-  // Pages: fill from the top margin down.
+/// The content stream of each page: lines filled from the top margin down.
+std::vector<std::string> page_streams(const std::vector<Line>& lines, double page_h) {
   std::vector<std::string> streams;
   std::string stream;
-  double y = page_h - margin;
+  double y = page_h - kMargin;
   bool open = false;
   for (const auto& l : lines) {
     double leading = l.size * 1.3;
-    if (y - leading < margin && open) {
+    if (y - leading < kMargin && open) {
       stream += "ET\n";
       streams.push_back(stream);
       stream.clear();
       open = false;
-      y = page_h - margin;
+      y = page_h - kMargin;
     }
     if (!open) {
       stream = "BT\n";
@@ -229,7 +229,7 @@ std::string write_pdf(std::string_view text, const std::string& title, const Pdf
     y -= leading;
     if (!l.text.empty()) {
       stream += std::string(l.bold ? "/F2 " : "/F1 ") + number(l.size) + " Tf\n1 0 0 1 " +
-                number(margin) + " " + number(y) + " Tm\n" + pdf_string(l.text) + " Tj\n";
+                number(kMargin) + " " + number(y) + " Tm\n" + pdf_string(l.text) + " Tj\n";
     }
   }
   if (open) {
@@ -237,8 +237,14 @@ std::string write_pdf(std::string_view text, const std::string& title, const Pdf
     streams.push_back(stream);
   }
   if (streams.empty()) streams.push_back("");
+  return streams;
+}
 
-  std::vector<std::string> objects;  // object n is objects[n - 1]
+/// The document's objects: catalog, page tree, fonts, info, then each page and its stream
+/// (object n is the result's element n - 1).
+std::vector<std::string> pdf_objects(const std::vector<std::string>& streams,
+                                     const std::string& title, double page_w, double page_h) {
+  std::vector<std::string> objects;
   std::size_t pages = streams.size();
   std::string kids;
   for (std::size_t p = 0; p < pages; ++p) kids += std::to_string(6 + 2 * p) + " 0 R ";
@@ -257,6 +263,11 @@ std::string write_pdf(std::string_view text, const std::string& title, const Pdf
     objects.push_back("<< /Length " + std::to_string(streams[p].size()) + " >>\nstream\n" +
                       streams[p] + "endstream");
   }
+  return objects;
+}
+
+/// The file: header, objects, cross-reference table and trailer.
+std::string pdf_file(const std::vector<std::string>& objects) {
   std::string out = "%PDF-1.4\n%\xE2\xE3\xCF\xD3\n";
   std::vector<std::size_t> offsets;
   for (std::size_t i = 0; i < objects.size(); ++i) {
@@ -273,6 +284,16 @@ std::string write_pdf(std::string_view text, const std::string& title, const Pdf
   out += "trailer\n<< /Size " + std::to_string(objects.size() + 1) +
          " /Root 1 0 R /Info 5 0 R >>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
   return out;
+}
+
+}  // namespace
+
+std::string write_pdf(std::string_view text, const std::string& title, const PdfPageSetup& setup) {
+  double page_w = 0, page_h = 0;
+  page_size(setup, page_w, page_h);
+  const double scale = std::clamp(setup.scale, 0.1, 2.0);
+  const std::vector<Line> lines = layout_lines(text, title, scale, page_w - 2 * kMargin);
+  return pdf_file(pdf_objects(page_streams(lines, page_h), title, page_w, page_h));
 }
 
 std::string page_pdf(const content::Document& doc, const PdfPageSetup& setup) {

@@ -73,6 +73,37 @@ struct Sentence {
   double score = 0;
 };
 
+/// Each sentence's score: its words' frequency in the text, its position (early is better), its
+/// overlap with the title, and its length.
+void score_sentences(std::vector<Sentence>& sentences, std::map<std::string, double>& frequency,
+                     std::string_view title) {
+  double max_frequency = 1;
+  for (const auto& [w, f] : frequency) max_frequency = std::max(max_frequency, f);
+  std::set<std::string> title_words;
+  for (auto& w : word_tokens(title)) {
+    if (!is_stop_word(w)) title_words.insert(w);
+  }
+  for (auto& s : sentences) {
+    double tf = 0;
+    double overlap = 0;
+    std::size_t content_words = 0;
+    for (const auto& w : s.words) {
+      if (is_stop_word(w)) continue;
+      ++content_words;
+      tf += frequency[w] / max_frequency;
+      if (title_words.count(w) > 0) overlap += 1;
+    }
+    double length = static_cast<double>(s.words.size());
+    // Very long sentences are usually run-on lists; very short ones say little.
+    double length_factor = length > 60 ? 60.0 / length : 1.0;
+    double term_score = content_words == 0 ? 0 : tf / std::sqrt(static_cast<double>(content_words));
+    double position_score = 1.0 / (1.0 + 0.3 * static_cast<double>(s.order));
+    double title_score =
+        title_words.empty() ? 0 : overlap / static_cast<double>(title_words.size());
+    s.score = (term_score + 1.5 * position_score + title_score) * length_factor;
+  }
+}
+
 }  // namespace
 
 std::string summarize_text(std::string_view text, std::string_view title,
@@ -104,31 +135,7 @@ std::string summarize_text(std::string_view text, std::string_view title,
   }
   if (sentences.empty()) return "";
 
-  double max_frequency = 1;
-  for (const auto& [w, f] : frequency) max_frequency = std::max(max_frequency, f);
-  std::set<std::string> title_words;
-  for (auto& w : word_tokens(title)) {
-    if (!is_stop_word(w)) title_words.insert(w);
-  }
-  for (auto& s : sentences) {
-    double tf = 0;
-    double overlap = 0;
-    std::size_t content_words = 0;
-    for (const auto& w : s.words) {
-      if (is_stop_word(w)) continue;
-      ++content_words;
-      tf += frequency[w] / max_frequency;
-      if (title_words.count(w) > 0) overlap += 1;
-    }
-    double length = static_cast<double>(s.words.size());
-    // Very long sentences are usually run-on lists; very short ones say little.
-    double length_factor = length > 60 ? 60.0 / length : 1.0;
-    double term_score = content_words == 0 ? 0 : tf / std::sqrt(static_cast<double>(content_words));
-    double position_score = 1.0 / (1.0 + 0.3 * static_cast<double>(s.order));
-    double title_score =
-        title_words.empty() ? 0 : overlap / static_cast<double>(title_words.size());
-    s.score = (term_score + 1.5 * position_score + title_score) * length_factor;
-  }
+  score_sentences(sentences, frequency, title);
 
   std::vector<const Sentence*> ranked;
   for (const auto& s : sentences) ranked.push_back(&s);

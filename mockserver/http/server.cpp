@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <boost/asio.hpp>
@@ -94,6 +95,7 @@ class Server::Impl {
   Handler handler;
   InlineFilter inline_filter;
   UpgradeHandler upgrade;
+  const mock::Clock* clock = &mock::Clock::unadvanced();
   // Before the io_contexts: WebSocket sessions unregister while they are destroyed.
   WebSocketHub websockets;
   std::ostream& log;
@@ -287,20 +289,43 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
 
   void respond(Response response) {
     if (response.delay.count() > 0) {
-      // A stub's fixedDelayMilliseconds: a timer, so no thread waits for it.
-      const auto delay = response.delay;
+      // A stub's fixedDelayMilliseconds, a slow page: a timer, so no thread waits for it.
+      due_ = server_.clock->steady_now() + response.delay;
       response.delay = std::chrono::milliseconds(0);
       delayed_ = std::move(response);
-      delay_timer_.expires_after(delay);
-      delay_timer_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
-        if (ec) return self->close();
-        self->respond(std::move(self->delayed_));
-      });
+      follow_clock();
+      wait_until_due();
       return;
     }
     if (response.fault != Fault::none) return send_fault(response.fault);
     const bool keep = parser_->get().keep_alive() && !response.close && !server_.stopping;
     send(std::move(response), keep, true);
+  }
+
+  // The delay is on the mock's clock: an advance cancels the timer, which then waits for what is
+  // left. The subscription holds no reference to the session (it may end meanwhile).
+  void follow_clock() {
+    clock_advanced_.emplace(*server_.clock, [weak = this->weak_from_this(),
+                                             executor = delay_timer_.get_executor()] {
+      net::post(executor, [weak] {
+        if (const auto self = weak.lock(); self && self->clock_advanced_) {
+          self->clock_moved_ = true;
+          self->delay_timer_.cancel();
+        }
+      });
+    });
+  }
+
+  void wait_until_due() {
+    delay_timer_.expires_after(server_.clock->due_in(due_));
+    delay_timer_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
+      if (std::exchange(self->clock_moved_, false) && ec == net::error::operation_aborted) {
+        return self->wait_until_due();
+      }
+      self->clock_advanced_.reset();
+      if (ec) return self->close();
+      self->respond(std::move(self->delayed_));
+    });
   }
 
   // Hands the connection to a WebSocket route that claims the request; false leaves it to HTTP.
@@ -438,6 +463,9 @@ class Session : public SessionBase, public std::enable_shared_from_this<Session<
   ResponseMessage res_;
   Request request_;   // the exchange in progress; a pool thread reads it while its handler runs
   Response delayed_;  // an answer waiting for its delay
+  mock::Clock::SteadyTime due_{};  // when it is due, on the server's clock
+  std::optional<ClockSubscription> clock_advanced_;  // while an answer waits
+  bool clock_moved_ = false;  // the timer was cancelled by an advance, not by a close
   std::string remote_;
   Clock::time_point started_ = Clock::now();
   std::uint64_t id_;
@@ -512,6 +540,8 @@ Server::~Server() {
 
 void Server::set_upgrade_handler(UpgradeHandler handler) { impl_->upgrade = std::move(handler); }
 void Server::set_inline_filter(InlineFilter filter) { impl_->inline_filter = std::move(filter); }
+
+void Server::set_clock(const mock::Clock& clock) { impl_->clock = &clock; }
 
 void Server::start() {
   auto& impl = *impl_;

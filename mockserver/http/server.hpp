@@ -8,6 +8,7 @@
 #include <ostream>
 #include <string>
 
+#include "core/clock.hpp"
 #include "http/message.hpp"
 #include "http/tls.hpp"
 #include "http/websocket.hpp"
@@ -55,6 +56,9 @@ class Server {
   /// Requests the filter accepts run on the I/O thread that read them, saving two thread
   /// hand-offs: only for answers that take microseconds and never wait. Call before start().
   void set_inline_filter(InlineFilter filter);
+  /// The clock a Response::delay runs on (before start): an advance of it brings delayed
+  /// answers due at once. Without one, delays are real time.
+  void set_clock(const Clock& clock);
   /// Loads (or makes) the TLS certificate, binds, and starts the threads; throws
   /// std::runtime_error when TLS or binding fails.
   void start();

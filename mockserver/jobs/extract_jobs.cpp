@@ -226,7 +226,7 @@ void ExtractEngine::run(ExtractJob& job) {
     scrape::Outcome outcome = scraper_.scrape_deferred(options, pages[i], team);
     // A slow page holds the job's slot until its answer is due, as the service's queue would;
     // the wait is the runner's, so a reset or the engine's stop cuts it short.
-    const auto left = due_in(outcome.ready_at);
+    const auto left = clock_.due_in(outcome.ready_at);
     if (left.count() > 0 && !runner_.pause(left, is_ended)) return;
     if (outcome.failure) {
       last_failure = pages[i] + ": " + outcome.failure->message;

@@ -114,7 +114,15 @@ requests::ScrapeOptions page_options(requests::ScrapeOptions options, bool zero_
 
 JobEngine::JobEngine(scrape::Scraper& scraper, const web::VirtualWeb& web, Teams& teams,
                      const Clock& clock, EngineSettings settings)
-    : scraper_(scraper), web_(web), teams_(teams), clock_(clock), settings_(std::move(settings)) {
+    : scraper_(scraper),
+      web_(web),
+      teams_(teams),
+      clock_(clock),
+      settings_(std::move(settings)),
+      clock_advanced_(clock, [this] {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        wake_.notify_all();
+      }) {
   if (!settings_.state_dir.empty()) {
     persistence_ = std::make_unique<JobPersistence>(settings_.state_dir);
     for (auto& job : persistence_->load(clock_.now())) jobs_[job->id] = job;
@@ -296,7 +304,7 @@ bool JobEngine::runnable_locked(const Runtime& r, SteadyClock::time_point now) {
 }
 
 bool JobEngine::pick_locked(std::shared_ptr<Runtime>& runtime, Task& task) {
-  const auto now = SteadyClock::now();
+  const auto now = clock_.steady_now();
   for (auto it = running_.begin(); it != running_.end(); ++it) {
     Runtime& r = **it;
     if (!runnable_locked(r, now)) continue;
@@ -318,7 +326,7 @@ void JobEngine::worker_loop() {
     std::shared_ptr<Runtime> runtime;
     Task task;
     std::shared_ptr<Deferred> due;
-    const auto now = SteadyClock::now();
+    const auto now = clock_.steady_now();
     if (!deferred_.empty() && deferred_.begin()->first <= now) {
       // A task whose fetches came due: completed before any new task starts.
       due = std::move(deferred_.begin()->second);
@@ -335,11 +343,13 @@ void JobEngine::worker_loop() {
       if (until == SteadyClock::time_point::max()) {
         wake_.wait(lock);
       } else {
-        wake_.wait_until(lock, until);
+        // On the mock's clock: a wait for its time, cut short when the clock is advanced.
+        wake_.wait_for(lock, until - now);
       }
       continue;
     } else if (std::any_of(running_.begin(), running_.end(),
-                           [picked_at = SteadyClock::now(), this](const std::shared_ptr<Runtime>& r) {
+                           [picked_at = clock_.steady_now(),
+                            this](const std::shared_ptr<Runtime>& r) {
                              // Not `now`: the pick moved its job's next start past it.
                              return runnable_locked(*r, picked_at);
                            })) {
@@ -358,7 +368,7 @@ void JobEngine::worker_loop() {
         due->complete();
       } else {
         later = run_task(runtime, task);
-        if (later && later->ready_at <= SteadyClock::now()) {
+        if (later && later->ready_at <= clock_.steady_now()) {
           later->complete();
           later.reset();
         }
@@ -379,7 +389,7 @@ void JobEngine::worker_loop() {
     --team_in_flight_[runtime->team->id];
     // Page pacing is per job: its next page starts no sooner than this.
     if (!task.seed && settings_.pacing.count() > 0) {
-      runtime->next_start = std::max(runtime->next_start, SteadyClock::now() + settings_.pacing);
+      runtime->next_start = std::max(runtime->next_start, clock_.steady_now() + settings_.pacing);
     }
     if (runtime->in_flight == 0 && (runtime->pending.empty() || runtime->failure)) {
       finish_locked(*runtime);
@@ -856,6 +866,11 @@ void JobEngine::set_chunk_bytes(std::size_t bytes) {
 void JobEngine::set_pacing(std::chrono::milliseconds pacing) {
   std::lock_guard<std::mutex> lock(mutex_);
   settings_.pacing = pacing;
+}
+
+std::size_t JobEngine::deferred_count() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return deferred_.size();
 }
 
 bool JobEngine::wait_idle(std::chrono::milliseconds timeout) {

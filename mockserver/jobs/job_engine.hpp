@@ -140,6 +140,9 @@ class JobEngine {
   void set_pacing(std::chrono::milliseconds pacing);
   /// Blocks until no job is running or `timeout` passes; true when idle.
   bool wait_idle(std::chrono::milliseconds timeout);
+  /// Tasks whose fetches are not due yet (slow pages, a crawl's first step): what a test waits
+  /// for before it advances the clock.
+  std::size_t deferred_count() const;
   /// Forgets every job (running ones stop taking pages).
   void reset();
 
@@ -209,6 +212,10 @@ class JobEngine {
   std::map<std::string, std::map<std::uint64_t, WatchListener>> watchers_;  // by job id
   std::map<std::uint64_t, std::string> watcher_jobs_;
   std::uint64_t next_watcher_ = 1;
+
+  /// An advance of the clock wakes the workers to re-read their deadlines (deferred pages and
+  /// paced jobs come due at once). Last, so it ends before the state it wakes.
+  ClockSubscription clock_advanced_;
 };
 
 }  // namespace webdata::mock::jobs

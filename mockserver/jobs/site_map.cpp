@@ -50,7 +50,7 @@ class Mapper {
   /// The map's own time: each fetch starts when the one before it was due, so the pages'
   /// delays add up as if each had been waited for, but nothing waits (the route answers when
   /// the map is due).
-  SteadyClock::time_point now() const { return std::max(SteadyClock::now(), due_); }
+  SteadyClock::time_point now() const { return std::max(web_.clock().steady_now(), due_); }
 
   bool past_deadline() {
     if (!timed_out_ && now() >= options_.deadline) timed_out_ = true;

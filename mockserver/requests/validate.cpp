@@ -226,7 +226,7 @@ constexpr const char* kV2FormatUnion[] = {
 /// (markdown to screenshot: its answer to an unknown format listed these eight).
 std::size_t union_members(const Rules& rules) {
   constexpr std::size_t kAug2025Members = 8;
-  return rules.aug_2025_formats ? kAug2025Members : std::size(kV2FormatUnion);
+  return rules.aug_2025 ? kAug2025Members : std::size(kV2FormatUnion);
 }
 
 bool known_v2_format(const json& entry, std::size_t members) {
@@ -328,6 +328,16 @@ void replace_below(json& issues, const json& path, json replacement) {
   issues = std::move(kept);
 }
 
+/// The Aug-2025 build's scrape options had no maximum for `timeout`: its too_big issue goes.
+void without_timeout_maximum(const json& prefix, json& issues) {
+  const json path = child(prefix, "timeout");
+  json kept = json::array();
+  for (auto& issue : issues) {
+    if (issue.value("code", "") != "too_big" || issue["path"] != path) kept.push_back(std::move(issue));
+  }
+  issues = std::move(kept);
+}
+
 /// Field rules the service states in its own words, which the schema words differently or not
 /// at all: v2 formats of unknown type, the actions' count and wait actions.
 void service_field_rules(const std::string& name, Version version, const json& body,
@@ -336,6 +346,7 @@ void service_field_rules(const std::string& name, Version version, const json& b
   if (prefix.is_null()) return;
   const json* options = at_path(body, prefix);
   if (options == nullptr) return;
+  if (rules.aug_2025) without_timeout_maximum(prefix, issues);
   const json* formats = member(*options, "formats");
   if (version == Version::v2 && formats != nullptr && formats->is_array()) {
     for (std::size_t i = 0; i < formats->size(); ++i) {

@@ -21,10 +21,10 @@ struct Refusal {
 
 /// How strictly a body is read beyond its schema.
 struct Rules {
-  /// v2 format types as the Aug-2025 build knew them (markdown, html, rawHtml, links, summary,
-  /// json, changeTracking, screenshot): any newer type is refused as unknown, in its union's words
-  /// (--inject-fault baseline-validation).
-  bool aug_2025_formats = false;
+  /// As the Aug-2025 build read bodies (--inject-fault baseline-validation): v2 format types as
+  /// it knew them (markdown, html, rawHtml, links, summary, json, changeTracking, screenshot), any
+  /// newer type refused as unknown in its union's words; and no maximum for a scrape's timeout.
+  bool aug_2025 = false;
 };
 
 /// Checks `body` against request schema `schema` ("v2/scrape.request"): nullopt when accepted,

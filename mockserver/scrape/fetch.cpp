@@ -54,7 +54,9 @@ std::optional<Failure> Scraper::obtain(const ScrapeOptions& options, const Plan&
                                        const std::string& url, const Upload* upload,
                                        std::chrono::steady_clock::time_point start, Fetched& got,
                                        Outcome& out) {
-  if (plan.max_age.count() > 0) got.cached = cache_.find(plan.key, clock_.now(), plan.max_age);
+  if (plan.max_age.count() > 0) {
+    got.cached = cache_.find(plan.key, clock_.now(), clock_.steady_now(), plan.max_age);
+  }
   if (plan.lockdown && !got.cached) {
     return Failure{404, "SCRAPE_LOCKDOWN_CACHE_MISS", kLockdownMiss, nullptr};
   }

@@ -89,12 +89,13 @@ PageCache::PageCache(std::size_t max_entries, std::size_t max_bytes)
 
 std::shared_ptr<const CachedPage> PageCache::find(const std::string& key,
                                                   std::chrono::system_clock::time_point now,
+                                                  std::chrono::steady_clock::time_point steady_now,
                                                   std::chrono::milliseconds max_age) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = slots_.find(key);
   if (it == slots_.end()) return nullptr;
   if (now - it->second.page->stored_at() > max_age) return nullptr;
-  if (it->second.page->fetched().ready_at > std::chrono::steady_clock::now()) return nullptr;
+  if (it->second.page->fetched().ready_at > steady_now) return nullptr;
   lru_.splice(lru_.begin(), lru_, it->second.position);
   return it->second.page;
 }

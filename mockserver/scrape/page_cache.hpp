@@ -78,8 +78,10 @@ class PageCache {
   explicit PageCache(std::size_t max_entries = 2048, std::size_t max_bytes = 256u << 20);
   /// A page whose fetch is not yet due (`fetched().ready_at` in the future: a deferred scrape
   /// stored it and is waiting to answer) is not found, as it would not be stored yet.
+  /// `now` is the mock clock's wall time, `steady_now` its monotonic time.
   std::shared_ptr<const CachedPage> find(const std::string& key,
                                          std::chrono::system_clock::time_point now,
+                                         std::chrono::steady_clock::time_point steady_now,
                                          std::chrono::milliseconds max_age);
   /// Stores (or replaces) the page of `key` and returns it.
   std::shared_ptr<const CachedPage> store(const std::string& key, web::FetchResult fetched,

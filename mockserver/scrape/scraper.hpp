@@ -96,6 +96,8 @@ class Scraper {
                         const Team& team);
 
   PageCache& cache() { return cache_; }
+  /// The mock clock the scrapes read (`ready_at` is on its `steady_now()`).
+  const Clock& clock() const { return clock_; }
   formats::ChangeTracker& change_tracker() { return tracker_; }
   /// Past scrapes by id (GET /scrape/{id}): filled by the callers once a scrape is delivered
   /// (and paid for), read by the route.

@@ -482,7 +482,7 @@ void AgentEngine::run(AgentJob& job) {
   // they are due through the runner, so a cancel or a shutdown cuts that wait short too.
   std::chrono::steady_clock::time_point due{};
   const auto wait_due = [&] {
-    const auto left = due_in(due);
+    const auto left = clock_.due_in(due);
     return left.count() == 0 || runner_.pause(left, ended);
   };
   {

@@ -69,6 +69,85 @@ std::optional<int> dimension(const content::dom::Node& node, const char* name) {
   return n > 0 ? std::optional<int>(n) : std::nullopt;
 }
 
+/// A PDF's record: its title (or first line), text and second sentence as the description.
+/// The same reader as the `pdf` parser of scrape (poppler), so search indexes what a scrape of
+/// the file shows; a file poppler cannot open is not a searchable document.
+bool read_pdf_page(const std::string& body, PageRecord& page) {
+  const formats::PdfResult pdf = formats::pdf_to_markdown(body);
+  if (pdf.error) return false;
+  page.title = collapse_space(pdf.title);
+  page.text = pdf.markdown;
+  if (page.title.empty()) {
+    const auto lines = split_sentences(pdf.markdown);
+    if (!lines.empty()) page.title = clip(lines.front(), 80);
+  }
+  const auto sentences = split_sentences(page.text);
+  if (!sentences.empty()) {
+    page.description = clip(sentences.size() > 1 ? sentences[1] : sentences[0], 200);
+  }
+  return true;
+}
+
+/// What the page's metadata says: description, language, Open Graph image, date, article.
+void read_metadata(const json& metadata, const std::optional<Url>& url, PageRecord& page) {
+  page.description = meta_string(metadata, "description");
+  if (page.description.empty()) page.description = meta_string(metadata, "ogDescription");
+  const std::string language_tag = meta_string(metadata, "language");
+  page.language = to_lower(language_tag.substr(0, language_tag.find_first_of("-_")));
+  page.og_image = meta_string(metadata, "ogImage");
+  if (!page.og_image.empty()) page.og_image = resolve_url_string(url, page.og_image);
+  for (const char* key : {"publishedTime", "datePublished", "dcDate", "dcTermsCreated", "date",
+                          "pubdate", "modifiedTime"}) {
+    if (auto date = parse_iso8601(meta_string(metadata, key))) {
+      page.date = date;
+      break;
+    }
+  }
+  page.article = !meta_string(metadata, "publishedTime").empty() ||
+                 to_lower(meta_string(metadata, "og:type")) == "article";
+}
+
+/// An image's alt text, or the caption of the figure it is in.
+std::string image_alt(const content::dom::Node& node) {
+  if (const std::string* alt = node.attr("alt")) {
+    std::string text = collapse_space(*alt);
+    if (!text.empty()) return text;
+  }
+  std::string caption;
+  for (const auto* up = node.parent; up != nullptr; up = up->parent) {
+    if (!up->is("figure")) continue;
+    for (const auto* child : up->children) {
+      if (child->is("figcaption")) caption = content::dom::collapsed_text(*child);
+    }
+    break;
+  }
+  return caption;
+}
+
+/// Images with their alt text and declared size, and the first <time datetime>. The Document's
+/// own tree (no second parse); its base already honours <base href>.
+void read_images(const content::Document& document, PageRecord& page) {
+  const content::dom::Tree& tree = document.parsed().tree;
+  const std::optional<Url>& base = document.parsed().base;
+  std::set<std::string> seen;
+  for (const auto& node : tree.nodes) {
+    if (node.is("time") && !page.date && node.attr("datetime") != nullptr) {
+      page.date = parse_iso8601(*node.attr("datetime"));
+    }
+    if (!node.is("img") || node.attr("src") == nullptr) continue;
+    const std::string& src = *node.attr("src");
+    if (src.rfind("data:", 0) == 0) continue;
+    ImageRecord image;
+    image.url = resolve_url_string(base, src);
+    if (!seen.insert(image.url).second) continue;
+    image.alt = image_alt(node);
+    const auto width = dimension(node, "width");
+    const auto height = dimension(node, "height");
+    if (width && height) image.size = Size{*width, *height};
+    page.images.push_back(std::move(image));
+  }
+}
+
 }  // namespace
 
 std::optional<PageRecord> SearchService::read_page(const std::string& url,
@@ -89,23 +168,9 @@ std::optional<PageRecord> SearchService::read_page(const std::string& url,
   page.url = final_url->str();
   page.host = final_url->host;
   page.path = final_url->target();
-  const auto parsed = parse_url(page.url);
   page.filetype = filetype_of(fetched.content_type, page.path);
-
   if (page.filetype == "pdf") {
-    // The same reader as the `pdf` parser of scrape (poppler), so search indexes what a scrape
-    // of the file shows; a file poppler cannot open is not a searchable document.
-    const formats::PdfResult pdf = formats::pdf_to_markdown(fetched.body);
-    if (pdf.error) return std::nullopt;
-    page.title = collapse_space(pdf.title);
-    page.text = pdf.markdown;
-    if (page.title.empty()) {
-      const auto lines = split_sentences(pdf.markdown);
-      if (!lines.empty()) page.title = clip(lines.front(), 80);
-    }
-    const auto sentences = split_sentences(page.text);
-    if (!sentences.empty())
-      page.description = clip(sentences.size() > 1 ? sentences[1] : sentences[0], 200);
+    if (!read_pdf_page(fetched.body, page)) return std::nullopt;
     return page;
   }
   const std::string type = media_type(fetched.content_type);
@@ -113,61 +178,13 @@ std::optional<PageRecord> SearchService::read_page(const std::string& url,
         type == "text/plain")) {
     return std::nullopt;
   }
-
   const content::Document document =
       content::Document::parse({page.url, fetched.content_type, fetched.status, fetched.body});
-  const json metadata = document.metadata();
-  content::Options options;
   page.title = collapse_space(document.title());
-  page.text = document.text(options);
-  page.description = meta_string(metadata, "description");
-  if (page.description.empty()) page.description = meta_string(metadata, "ogDescription");
-  const std::string language_tag = meta_string(metadata, "language");
-  page.language = to_lower(language_tag.substr(0, language_tag.find_first_of("-_")));
+  page.text = document.text(content::Options());
   page.links = document.links();
-  page.og_image = meta_string(metadata, "ogImage");
-  if (!page.og_image.empty()) page.og_image = resolve_url_string(parsed, page.og_image);
-
-  for (const char* key : {"publishedTime", "datePublished", "dcDate", "dcTermsCreated", "date",
-                          "pubdate", "modifiedTime"}) {
-    if (auto date = parse_iso8601(meta_string(metadata, key))) {
-      page.date = date;
-      break;
-    }
-  }
-  page.article = !meta_string(metadata, "publishedTime").empty() ||
-                 to_lower(meta_string(metadata, "og:type")) == "article";
-
-  // Images with their alt text and declared size, and the first <time datetime>.
-  // The Document's own tree (no second parse); its base already honours <base href>.
-  const content::dom::Tree& tree = document.parsed().tree;
-  const std::optional<Url>& base = document.parsed().base;
-  std::set<std::string> seen;
-  for (const auto& node : tree.nodes) {
-    if (node.is("time") && !page.date && node.attr("datetime") != nullptr) {
-      page.date = parse_iso8601(*node.attr("datetime"));
-    }
-    if (!node.is("img") || node.attr("src") == nullptr) continue;
-    const std::string& src = *node.attr("src");
-    if (src.rfind("data:", 0) == 0) continue;
-    ImageRecord image;
-    image.url = resolve_url_string(base, src);
-    if (!seen.insert(image.url).second) continue;
-    if (const std::string* alt = node.attr("alt")) image.alt = collapse_space(*alt);
-    if (image.alt.empty()) {
-      for (const auto* up = node.parent; up != nullptr; up = up->parent) {
-        if (!up->is("figure")) continue;
-        for (const auto* child : up->children) {
-          if (child->is("figcaption")) image.alt = content::dom::collapsed_text(*child);
-        }
-        break;
-      }
-    }
-    const auto width = dimension(node, "width");
-    const auto height = dimension(node, "height");
-    if (width && height) image.size = Size{*width, *height};
-    page.images.push_back(std::move(image));
-  }
+  read_metadata(document.metadata(), parse_url(page.url), page);
+  read_images(document, page);
   return page;
 }
 

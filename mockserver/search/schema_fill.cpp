@@ -269,25 +269,95 @@ struct Filler {
     return value;
   }
 
+  /// The enum value the evidence names, else the first.
+  json enum_value(const json& options, const PageRecord* page) const {
+    const auto text_terms = tokenize(evidence.answer + " " + (page ? page->text : ""));
+    for (const auto& option : options) {
+      if (!option.is_string()) continue;
+      const auto option_terms = tokenize(option.get<std::string>());
+      if (!option_terms.empty() &&
+          std::search(text_terms.begin(), text_terms.end(), option_terms.begin(),
+                      option_terms.end()) != text_terms.end()) {
+        return option;
+      }
+    }
+    return options.front();
+  }
+
+  /// True when the evidence has every word of the name.
+  bool boolean_value(const std::vector<std::string>& w, const PageRecord* page) const {
+    if (w.empty()) return true;
+    const auto terms = tokenize(evidence.answer + " " + (page ? page->text : ""));
+    return std::all_of(w.begin(), w.end(), [&](const std::string& x) {
+      return std::find(terms.begin(), terms.end(), x) != terms.end();
+    });
+  }
+
+  /// Another element like `element` (numbers and strings made distinct), or nullopt.
+  static std::optional<json> distinct(const json& element, std::size_t salt) {
+    if (element.is_number_integer()) return json(element.get<long long>() + 1);
+    if (element.is_number()) return json(element.get<double>() + 1);
+    if (element.is_string()) {
+      return json(element.get<std::string>() + " (" + std::to_string(salt) + ")");
+    }
+    return std::nullopt;
+  }
+
+  /// Pads `out` to `min_items`; with uniqueItems, numbers and strings are made distinct.
+  void pad_items(json& out, const json& items, const std::string& name, std::size_t min_items,
+                 bool unique, int depth) const {
+    std::size_t salt = 0;
+    while (out.size() < min_items) {
+      json element = fill(items, name, nullptr, depth + 1);
+      while (unique && std::find(out.begin(), out.end(), element) != out.end() && salt < 1000) {
+        ++salt;
+        auto other = distinct(element, salt);
+        if (!other) break;
+        element = std::move(*other);
+      }
+      out.push_back(element);
+    }
+  }
+
+  /// An array: one element per page read or passage found, padded to minItems.
+  json array_value(const json& schema, const std::string& name, int depth) const {
+    const json items = schema.contains("items") ? merged(schema.at("items")) : json::object();
+    const std::size_t max_items = schema.value("maxItems", 10u);
+    const bool unique = schema.value("uniqueItems", false);
+    json out = json::array();
+    const auto add = [&](json element) {
+      if (!unique || std::find(out.begin(), out.end(), element) == out.end()) {
+        out.push_back(std::move(element));
+      }
+    };
+    const std::string item_type = type_of(items);
+    if (item_type == "object" || item_type == "array") {
+      // One element per page read ("the stories", "the repositories").
+      for (const PageRecord* p : evidence.pages) {
+        if (out.size() >= max_items) break;
+        out.push_back(fill(items, name, p, depth + 1));
+      }
+    } else if (item_type == "string" && !items.contains("enum") && !items.contains("format")) {
+      for (const auto& passage : evidence.passages) {
+        if (out.size() >= max_items) break;
+        add(string_value(items, tokenize(passage), nullptr));
+      }
+    } else {
+      for (const PageRecord* p : evidence.pages) {
+        if (out.size() >= max_items) break;
+        add(fill(items, name, p, depth + 1));
+      }
+    }
+    pad_items(out, items, name, schema.value("minItems", 0u), unique, depth);
+    return out;
+  }
+
   json fill(const json& input, const std::string& name, const PageRecord* page, int depth) const {
     const json schema = merged(input);
     if (!schema.is_object()) return nullptr;
     if (schema.contains("const")) return schema.at("const");
-    const auto w = words(name);
     if (schema.contains("enum") && schema.at("enum").is_array() && !schema.at("enum").empty()) {
-      // The enum value the evidence names, else the first.
-      const std::string haystack = evidence.answer + " " + (page ? page->text : "");
-      const auto text_terms = tokenize(haystack);
-      for (const auto& option : schema.at("enum")) {
-        if (!option.is_string()) continue;
-        const auto option_terms = tokenize(option.get<std::string>());
-        if (!option_terms.empty() &&
-            std::search(text_terms.begin(), text_terms.end(), option_terms.begin(),
-                        option_terms.end()) != text_terms.end()) {
-          return option;
-        }
-      }
-      return schema.at("enum").front();
+      return enum_value(schema.at("enum"), page);
     }
     for (const char* key : {"anyOf", "oneOf"}) {
       if (schema.contains(key) && schema.at(key).is_array() && !schema.at(key).empty()) {
@@ -303,17 +373,11 @@ struct Filler {
     if (depth > kMaxDepth) return schema.contains("default") ? schema.at("default") : json(nullptr);
     const std::string type = type_of(schema);
     if (type == "null") return nullptr;
-    if (type == "boolean") {
-      if (w.empty()) return true;
-      const std::string haystack = evidence.answer + " " + (page ? page->text : "");
-      const auto terms = tokenize(haystack);
-      return std::all_of(w.begin(), w.end(), [&](const std::string& x) {
-        return std::find(terms.begin(), terms.end(), x) != terms.end();
-      });
+    if (type == "boolean") return boolean_value(words(name), page);
+    if (type == "integer" || type == "number") {
+      return number_value(schema, words(name), page, type == "integer");
     }
-    if (type == "integer" || type == "number")
-      return number_value(schema, w, page, type == "integer");
-    if (type == "string") return string_value(schema, w, page);
+    if (type == "string") return string_value(schema, words(name), page);
     if (type == "object") {
       json out = json::object();
       if (schema.contains("properties") && schema.at("properties").is_object()) {
@@ -323,56 +387,7 @@ struct Filler {
       }
       return out;
     }
-    if (type == "array") {
-      const json items = schema.contains("items") ? merged(schema.at("items")) : json::object();
-      const std::size_t min_items = schema.value("minItems", 0u);
-      const std::size_t max_items = schema.value("maxItems", 10u);
-      const bool unique = schema.value("uniqueItems", false);
-      json out = json::array();
-      const std::string item_type = type_of(items);
-      if (item_type == "object" || item_type == "array") {
-        // One element per page read ("the stories", "the repositories").
-        for (const PageRecord* p : evidence.pages) {
-          if (out.size() >= max_items) break;
-          out.push_back(fill(items, name, p, depth + 1));
-        }
-      } else if (item_type == "string" && !items.contains("enum") && !items.contains("format")) {
-        for (const auto& passage : evidence.passages) {
-          if (out.size() >= max_items) break;
-          const json element = string_value(items, tokenize(passage), nullptr);
-          if (!unique || std::find(out.begin(), out.end(), element) == out.end())
-            out.push_back(element);
-        }
-      } else if (!evidence.pages.empty()) {
-        for (const PageRecord* p : evidence.pages) {
-          if (out.size() >= max_items) break;
-          json element = fill(items, name, p, depth + 1);
-          if (!unique || std::find(out.begin(), out.end(), element) == out.end())
-            out.push_back(element);
-        }
-      }
-      // Pad to minItems; with uniqueItems numbers and strings are made distinct.
-      std::size_t salt = 0;
-      while (out.size() < min_items) {
-        json element = fill(items, name, nullptr, depth + 1);
-        if (unique) {
-          while (std::find(out.begin(), out.end(), element) != out.end() && salt < 1000) {
-            ++salt;
-            if (element.is_number_integer()) {
-              element = element.get<long long>() + 1;
-            } else if (element.is_number()) {
-              element = element.get<double>() + 1;
-            } else if (element.is_string()) {
-              element = element.get<std::string>() + " (" + std::to_string(salt) + ")";
-            } else {
-              break;
-            }
-          }
-        }
-        out.push_back(element);
-      }
-      return out;
-    }
+    if (type == "array") return array_value(schema, name, depth);
     return schema.contains("default") ? schema.at("default") : json(nullptr);
   }
 };

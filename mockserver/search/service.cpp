@@ -238,226 +238,287 @@ std::optional<SearchError> SearchService::search(const requests::SearchRequest& 
   return std::nullopt;
 }
 
-std::optional<SearchError> SearchService::search(const SearchRequest& request,
-                                                 SearchAnswer& answer) {
-  const auto now = clock_.now();
-  std::string tbs_error;
-  const auto range = parse_tbs(request.tbs, now, tbs_error);
-  if (!range) return SearchError{"tbs", tbs_error};
+namespace {
 
-  const std::string language = preferred_language(request);
-  answer.index = index(language);
-  const Index& idx = *answer.index;
-  const Query query = parse_query(request.query);
-  for (const auto& problem : query.problems) answer.warnings.push_back("Ignored " + problem);
-
-  std::vector<std::string> required;
-  for (const auto& term : query.terms) {
-    if (!is_stop_word(term)) required.push_back(term);
+/// One query against one index: its filters, its ranking and its snippets, the steps of
+/// SearchService::search.
+class QueryRun {
+ public:
+  QueryRun(const SearchRequest& request, const Index& idx, const TimeRange& range,
+           std::string language, SearchAnswer& answer)
+      : request_(request),
+        idx_(idx),
+        range_(range),
+        language_(std::move(language)),
+        query_(parse_query(request.query)),
+        answer_(answer) {
+    for (const auto& problem : query_.problems) answer_.warnings.push_back("Ignored " + problem);
+    for (const auto& term : query_.terms) {
+      if (!is_stop_word(term)) required_.push_back(term);
+    }
+    if (required_.empty()) required_ = query_.terms;
+    ranking_ = query_.ranking_terms();
+    find_related();
   }
-  if (required.empty()) required = query.terms;
-  const std::vector<std::string> ranking = query.ranking_terms();
 
+  /// The pages that pass every filter and match the query's words: every word, or when no page
+  /// has them all, any of them (ranked lower).
+  std::vector<std::size_t> matched() {
+    std::vector<std::size_t> out;
+    for (bool all : {true, false}) {
+      for (std::size_t d = 0; d < idx_.size(); ++d) {
+        if (passes_filters(d) && matches_terms(d, all)) out.push_back(d);
+      }
+      if (!out.empty() || required_.size() < 2) break;
+      answer_.warnings.push_back(
+          "No page matched every word of the query; showing pages that match some of them");
+    }
+    return out;
+  }
+
+  /// The web and news hits among the matched pages.
+  void add_page_hits(const std::vector<std::size_t>& matched) {
+    for (std::size_t d : matched) {
+      const PageRecord& page = idx_.page(d);
+      if ((query_.image_size || query_.larger) &&
+          std::none_of(page.images.begin(), page.images.end(),
+                       [this](const ImageRecord& image) { return image_fits(image); })) {
+        continue;
+      }
+      if (!passes_filetype(page.filetype)) continue;
+      Hit hit{d, score_of(d), "", ""};
+      if (wants("web") && admit_category(page, hit)) {
+        hit.snippet = snippet_of(d);
+        answer_.web.push_back(hit);
+      }
+      if (wants("news") && page.article && page.date) {
+        answer_.news.push_back(Hit{d, hit.score, "", snippet_of(d)});
+      }
+    }
+  }
+
+  /// The image hits of the matched pages: each image once, at its best score.
+  void add_image_hits(const std::vector<std::size_t>& matched) {
+    if (!wants("images")) return;
+    std::map<std::string, ImageHit> best;
+    for (std::size_t d : matched) {
+      const PageRecord& page = idx_.page(d);
+      for (std::size_t i = 0; i < page.images.size(); ++i) {
+        const ImageRecord& image = page.images[i];
+        if (!image_fits(image) || !passes_filetype(file_extension(image.url))) continue;
+        const auto alt = tokenize(image.alt);
+        double score = score_of(d);
+        for (const auto& term : ranking_) {
+          if (std::find(alt.begin(), alt.end(), term) != alt.end()) score += 2 * idx_.idf(term) + 1;
+        }
+        auto [it, inserted] = best.emplace(image.url, ImageHit{d, i, score});
+        if (!inserted && score > it->second.score) it->second = ImageHit{d, i, score};
+      }
+    }
+    for (auto& entry : best) answer_.images.push_back(entry.second);
+  }
+
+  /// Best first; ties by date (news, newest first) and then by URL.
+  void sort_hits() {
+    const Index& idx = idx_;
+    std::sort(answer_.images.begin(), answer_.images.end(),
+              [&idx](const ImageHit& a, const ImageHit& b) {
+                if (a.score != b.score) return a.score > b.score;
+                return idx.page(a.doc).images[a.image].url < idx.page(b.doc).images[b.image].url;
+              });
+    std::sort(answer_.web.begin(), answer_.web.end(), [&idx](const Hit& a, const Hit& b) {
+      if (a.score != b.score) return a.score > b.score;
+      return idx.page(a.doc).url < idx.page(b.doc).url;
+    });
+    std::sort(answer_.news.begin(), answer_.news.end(), [&idx](const Hit& a, const Hit& b) {
+      if (a.score != b.score) return a.score > b.score;
+      if (idx.page(a.doc).date != idx.page(b.doc).date) {
+        return idx.page(a.doc).date > idx.page(b.doc).date;
+      }
+      return idx.page(a.doc).url < idx.page(b.doc).url;
+    });
+  }
+
+ private:
   // related: the characteristic terms of the named site's pages, its own pages left out.
-  std::vector<std::string> related_terms;
-  if (query.related) {
+  void find_related() {
+    if (!query_.related) return;
     std::vector<std::size_t> site_docs;
-    for (std::size_t d = 0; d < idx.size(); ++d) {
-      if (matches_site(idx.page(d), *query.related)) site_docs.push_back(d);
+    for (std::size_t d = 0; d < idx_.size(); ++d) {
+      if (matches_site(idx_.page(d), *query_.related)) site_docs.push_back(d);
     }
-    related_terms = idx.characteristic_terms(site_docs, 12);
+    related_terms_ = idx_.characteristic_terms(site_docs, 12);
     if (site_docs.empty()) {
-      answer.warnings.push_back("related:" + *query.related + " names no indexed site");
+      answer_.warnings.push_back("related:" + *query_.related + " names no indexed site");
     }
   }
 
-  auto image_fits = [&](const ImageRecord& image) {
-    if (query.image_size && !(image.size && image.size->width == query.image_size->width &&
-                              image.size->height == query.image_size->height)) {
-      return false;
-    }
-    if (query.larger && !(image.size && image.size->width >= query.larger->width &&
-                          image.size->height >= query.larger->height)) {
-      return false;
-    }
-    return true;
-  };
+  bool wants(const char* source) const {
+    return std::find(request_.sources.begin(), request_.sources.end(), source) !=
+           request_.sources.end();
+  }
 
-  // Filters that do not depend on the page's file type (images use their own file type).
-  auto passes_filters = [&](std::size_t d) {
-    const PageRecord& page = idx.page(d);
-    if (!request.include_domains.empty() &&
-        std::none_of(request.include_domains.begin(), request.include_domains.end(),
+  bool image_fits(const ImageRecord& image) const {
+    if (query_.image_size && !(image.size && image.size->width == query_.image_size->width &&
+                               image.size->height == query_.image_size->height)) {
+      return false;
+    }
+    return !(query_.larger && !(image.size && image.size->width >= query_.larger->width &&
+                                image.size->height >= query_.larger->height));
+  }
+
+  /// The request's domains and the query's site: and inurl: operators.
+  bool passes_site_filters(const PageRecord& page) const {
+    if (!request_.include_domains.empty() &&
+        std::none_of(request_.include_domains.begin(), request_.include_domains.end(),
                      [&](const std::string& host) { return host_in_site(page.host, host); })) {
       return false;
     }
-    for (const auto& host : request.exclude_domains) {
+    for (const auto& host : request_.exclude_domains) {
       if (host_in_site(page.host, host)) return false;
     }
-    if (!query.sites.empty() &&
-        std::none_of(query.sites.begin(), query.sites.end(),
-                     [&](const std::string& s) { return matches_site(page, s); })) {
+    if (!query_.sites.empty() &&
+        std::none_of(query_.sites.begin(), query_.sites.end(),
+                     [&](const std::string& site) { return matches_site(page, site); })) {
       return false;
     }
-    for (const auto& site : query.excluded_sites) {
+    for (const auto& site : query_.excluded_sites) {
       if (matches_site(page, site)) return false;
     }
-    for (const auto& word : query.in_url) {
+    for (const auto& word : query_.in_url) {
       if (!url_contains(page, word)) return false;
     }
-    for (const auto& word : query.excluded_in_url) {
+    for (const auto& word : query_.excluded_in_url) {
       if (url_contains(page, word)) return false;
     }
-    for (const auto& title : query.in_title) {
-      if (!idx.title_has(d, title)) return false;
+    return true;
+  }
+
+  /// The query's intitle: operators, phrases and excluded words.
+  bool passes_text_filters(std::size_t d) const {
+    for (const auto& title : query_.in_title) {
+      if (!idx_.title_has(d, title)) return false;
     }
-    for (const auto& title : query.excluded_in_title) {
-      if (idx.title_has(d, title)) return false;
+    for (const auto& title : query_.excluded_in_title) {
+      if (idx_.title_has(d, title)) return false;
     }
-    for (const auto& phrase : query.phrases) {
-      if (!idx.has_phrase(d, phrase)) return false;
+    for (const auto& phrase : query_.phrases) {
+      if (!idx_.has_phrase(d, phrase)) return false;
     }
-    for (const auto& phrase : query.excluded_phrases) {
-      if (idx.has_phrase(d, phrase)) return false;
+    for (const auto& phrase : query_.excluded_phrases) {
+      if (idx_.has_phrase(d, phrase)) return false;
     }
-    for (const auto& term : query.excluded_terms) {
-      if (idx.has_term(d, term)) return false;
-    }
-    if (range->from || range->to) {
-      if (!page.date) return false;
-      if (range->from && *page.date < *range->from) return false;
-      if (range->to && *page.date > *range->to) return false;
-    }
-    if (query.related && (matches_site(page, *query.related) || idx.bm25(d, related_terms) <= 0)) {
-      return false;
+    for (const auto& term : query_.excluded_terms) {
+      if (idx_.has_term(d, term)) return false;
     }
     return true;
-  };
-  auto passes_filetype = [&](const std::string& type) {
-    if (!query.filetypes.empty() &&
-        std::find(query.filetypes.begin(), query.filetypes.end(), type) == query.filetypes.end()) {
+  }
+
+  // Filters that do not depend on the page's file type (images use their own file type).
+  bool passes_filters(std::size_t d) const {
+    const PageRecord& page = idx_.page(d);
+    if (!passes_site_filters(page) || !passes_text_filters(d)) return false;
+    if (range_.from || range_.to) {
+      if (!page.date) return false;
+      if (range_.from && *page.date < *range_.from) return false;
+      if (range_.to && *page.date > *range_.to) return false;
+    }
+    return !(query_.related &&
+             (matches_site(page, *query_.related) || idx_.bm25(d, related_terms_) <= 0));
+  }
+
+  bool passes_filetype(const std::string& type) const {
+    if (!query_.filetypes.empty() &&
+        std::find(query_.filetypes.begin(), query_.filetypes.end(), type) ==
+            query_.filetypes.end()) {
       return false;
     }
-    return std::find(query.excluded_filetypes.begin(), query.excluded_filetypes.end(), type) ==
-           query.excluded_filetypes.end();
-  };
-  auto matches_terms = [&](std::size_t d, bool all) {
-    if (required.empty()) return true;
+    return std::find(query_.excluded_filetypes.begin(), query_.excluded_filetypes.end(), type) ==
+           query_.excluded_filetypes.end();
+  }
+
+  bool matches_terms(std::size_t d, bool all) const {
+    if (required_.empty()) return true;
     std::size_t found = 0;
-    for (const auto& term : required) found += idx.has_term(d, term) ? 1 : 0;
-    return all ? found == required.size() : found > 0;
-  };
-  auto score_of = [&](std::size_t d) {
-    const PageRecord& page = idx.page(d);
-    double score = idx.bm25(d, ranking) + (query.related ? idx.bm25(d, related_terms) : 0.0);
-    if (ranking.empty() && !query.related) {
+    for (const auto& term : required_) found += idx_.has_term(d, term) ? 1 : 0;
+    return all ? found == required_.size() : found > 0;
+  }
+
+  /// A web hit's category: the first of the request's the page is in (any page without any).
+  bool admit_category(const PageRecord& page, Hit& hit) const {
+    if (request_.categories.empty()) return true;
+    for (const auto& category : request_.categories) {
+      if (in_category(page, category)) {
+        hit.category = category;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  double score_of(std::size_t d) const {
+    const PageRecord& page = idx_.page(d);
+    double score = idx_.bm25(d, ranking_) + (query_.related ? idx_.bm25(d, related_terms_) : 0.0);
+    if (ranking_.empty() && !query_.related) {
       // Only operators: shallow pages first.
       score =
           1.0 / (1.0 + static_cast<double>(std::count(page.path.begin(), page.path.end(), '/')));
     }
-    if (!language.empty() && !page.language.empty()) score *= page.language == language ? 1.5 : 0.8;
+    if (!language_.empty() && !page.language.empty()) {
+      score *= page.language == language_ ? 1.5 : 0.8;
+    }
     return score;
-  };
-  auto snippet_of = [&](std::size_t d) {
-    const auto& sentences = idx.sentences(d);
+  }
+
+  std::string snippet_of(std::size_t d) const {
+    const auto& sentences = idx_.sentences(d);
     std::string best;
     double best_score = 0;
     for (const auto& sentence : sentences) {
       const auto terms = tokenize(sentence);
       double score = 0;
-      for (const auto& term : ranking) {
-        if (std::find(terms.begin(), terms.end(), term) != terms.end()) score += idx.idf(term) + 1;
+      for (const auto& term : ranking_) {
+        if (std::find(terms.begin(), terms.end(), term) != terms.end()) score += idx_.idf(term) + 1;
       }
       // Headings (often the title again) say less than a sentence of the text.
-      if (terms.size() < 6 || idx.page(d).title.find(sentence) != std::string::npos) score *= 0.5;
+      if (terms.size() < 6 || idx_.page(d).title.find(sentence) != std::string::npos) score *= 0.5;
       if (score > best_score) {
         best_score = score;
         best = sentence;
       }
     }
     if (best.empty()) {
-      best = !idx.page(d).description.empty() ? idx.page(d).description
-                                              : (sentences.empty() ? "" : sentences.front());
+      best = !idx_.page(d).description.empty() ? idx_.page(d).description
+                                               : (sentences.empty() ? "" : sentences.front());
     }
     return clip(best, 240);
-  };
-  auto by_score = [&idx](const auto& a, const auto& b) {
-    if (a.score != b.score) return a.score > b.score;
-    return idx.page(a.doc).url < idx.page(b.doc).url;
-  };
-
-  std::vector<std::size_t> matched;
-  for (bool all : {true, false}) {
-    for (std::size_t d = 0; d < idx.size(); ++d) {
-      if (passes_filters(d) && matches_terms(d, all)) matched.push_back(d);
-    }
-    // Every word must match; when no page has them all, any of them will do (ranked lower).
-    if (!matched.empty() || required.size() < 2) break;
-    answer.warnings.push_back(
-        "No page matched every word of the query; showing pages that match some of them");
   }
 
-  auto wants = [&request](const char* source) {
-    return std::find(request.sources.begin(), request.sources.end(), source) !=
-           request.sources.end();
-  };
-  for (std::size_t d : matched) {
-    const PageRecord& page = idx.page(d);
-    if ((query.image_size || query.larger) &&
-        std::none_of(page.images.begin(), page.images.end(), image_fits)) {
-      continue;
-    }
-    if (!passes_filetype(page.filetype)) continue;
-    Hit hit{d, score_of(d), "", ""};
-    if (wants("web")) {
-      bool admitted = request.categories.empty();
-      for (const auto& category : request.categories) {
-        if (in_category(page, category)) {
-          hit.category = category;
-          admitted = true;
-          break;
-        }
-      }
-      if (admitted) {
-        hit.snippet = snippet_of(d);
-        answer.web.push_back(hit);
-      }
-    }
-    if (wants("news") && page.article && page.date) {
-      Hit news{d, hit.score, "", snippet_of(d)};
-      answer.news.push_back(news);
-    }
-  }
-  if (wants("images")) {
-    std::map<std::string, ImageHit> best;
-    for (std::size_t d : matched) {
-      const PageRecord& page = idx.page(d);
-      for (std::size_t i = 0; i < page.images.size(); ++i) {
-        const ImageRecord& image = page.images[i];
-        if (!image_fits(image) || !passes_filetype(file_extension(image.url))) continue;
-        const auto alt = tokenize(image.alt);
-        double score = score_of(d);
-        for (const auto& term : ranking) {
-          if (std::find(alt.begin(), alt.end(), term) != alt.end()) score += 2 * idx.idf(term) + 1;
-        }
-        auto [it, inserted] = best.emplace(image.url, ImageHit{d, i, score});
-        if (!inserted && score > it->second.score) it->second = ImageHit{d, i, score};
-      }
-    }
-    for (auto& entry : best) answer.images.push_back(entry.second);
-    std::sort(answer.images.begin(), answer.images.end(),
-              [&idx](const ImageHit& a, const ImageHit& b) {
-                if (a.score != b.score) return a.score > b.score;
-                return idx.page(a.doc).images[a.image].url < idx.page(b.doc).images[b.image].url;
-              });
-  }
-  std::sort(answer.web.begin(), answer.web.end(), by_score);
-  std::sort(answer.news.begin(), answer.news.end(), [&](const Hit& a, const Hit& b) {
-    if (a.score != b.score) return a.score > b.score;
-    if (idx.page(a.doc).date != idx.page(b.doc).date)
-      return idx.page(a.doc).date > idx.page(b.doc).date;
-    return idx.page(a.doc).url < idx.page(b.doc).url;
-  });
+  const SearchRequest& request_;
+  const Index& idx_;
+  const TimeRange& range_;
+  const std::string language_;
+  const Query query_;
+  SearchAnswer& answer_;
+  std::vector<std::string> required_;
+  std::vector<std::string> ranking_;
+  std::vector<std::string> related_terms_;
+};
+
+}  // namespace
+
+std::optional<SearchError> SearchService::search(const SearchRequest& request,
+                                                 SearchAnswer& answer) {
+  std::string tbs_error;
+  const auto range = parse_tbs(request.tbs, clock_.now(), tbs_error);
+  if (!range) return SearchError{"tbs", tbs_error};
+  const std::string language = preferred_language(request);
+  answer.index = index(language);
+  QueryRun run(request, *answer.index, *range, language, answer);
+  const std::vector<std::size_t> matched = run.matched();
+  run.add_page_hits(matched);
+  run.add_image_hits(matched);
+  run.sort_hits();
   return std::nullopt;
 }
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api_client.hpp"
+#include "eventually.hpp"
 #include "mock_fixture.hpp"
 #include "stub_mapping.hpp"
 
@@ -246,11 +247,8 @@ TEST_CASE("the admin clock goes back to real time and keeps the jobs", "[api][ad
     const auto started = api.post("/v2/batch/scrape", {{"urls", {"https://docs.example.test/"}}});
     REQUIRE(started.status == 200);
     const std::string id = started.body["id"];
-    for (int i = 0; i < 500 && api.get("/v2/batch/scrape/" + id).body["status"] != "completed";
-         ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    REQUIRE(api.get("/v2/batch/scrape/" + id).body["status"] == "completed");
+    REQUIRE(webdata::testing::eventually(
+        [&] { return api.get("/v2/batch/scrape/" + id).body["status"] == "completed"; }));
     return id;
   };
   const std::string kept = finished_batch();

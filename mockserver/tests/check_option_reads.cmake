@@ -10,21 +10,24 @@
 cmake_minimum_required(VERSION 3.25)
 
 set(justified
-  "app/admin_routes.cpp|36|the admin API's own bodies (WireMock mappings, settings, clock), which no request schema describes"
+  "app/handlers/admin.cpp|22|the admin API's own bodies (settings, credits, clock), which no request schema describes"
+  "app/handlers/admin_mappings.cpp|11|WireMock stub mappings, which no request schema describes"
   "jobs/extract_jobs.cpp|8|the JSON Schema an extract carries (to merge the pages' answers) and the scraped documents"
   "jobs/site_map.cpp|3|a scraped page's metadata (its description)"
-  "search/schema_fill.cpp|33|the JSON Schema an agent request carries (its keywords, walked to fill a result)")
+  "search/schema_fill.cpp|32|the JSON Schema an agent request carries (its keywords, walked to fill a result)")
 
 if(NOT ROOT OR NOT IS_DIRECTORY "${ROOT}")
   message(FATAL_ERROR "check_option_reads: ROOT must name the mockserver directory")
 endif()
 
-# The layers that read typed requests, and the routes (the configuration file is not a request).
+# The layers that read typed requests, and the handlers and what they share (the configuration
+# file is not a request).
 file(GLOB_RECURSE sources RELATIVE "${ROOT}"
   "${ROOT}/scrape/*.cpp" "${ROOT}/scrape/*.hpp" "${ROOT}/jobs/*.cpp" "${ROOT}/jobs/*.hpp"
   "${ROOT}/search/*.cpp" "${ROOT}/search/*.hpp")
-file(GLOB routes RELATIVE "${ROOT}" "${ROOT}/app/*_routes.cpp" "${ROOT}/app/mock_server.cpp"
-  "${ROOT}/app/mock_server.hpp" "${ROOT}/app/validation.cpp")
+file(GLOB routes RELATIVE "${ROOT}" "${ROOT}/app/handlers/*.cpp" "${ROOT}/app/handlers/*.hpp"
+  "${ROOT}/app/api_routes.*" "${ROOT}/app/services.*" "${ROOT}/app/answers.*"
+  "${ROOT}/app/mock_server.*" "${ROOT}/app/validation.cpp")
 list(APPEND sources ${routes})
 list(FILTER sources EXCLUDE REGEX "(^|/)tests/")
 
@@ -67,12 +70,6 @@ foreach(entry IN LISTS justified)
 endforeach()
 
 list(LENGTH sources checked)
-if(checked EQUAL 0)
-  message(FATAL_ERROR "check_option_reads: no sources found under ${ROOT}")
-endif()
-list(LENGTH problems count)
-if(count GREATER 0)
-  string(REPLACE ";" "\n  " listing "${problems}")
-  message(FATAL_ERROR "check_option_reads: ${count} problem(s):\n  ${listing}")
-endif()
-message(STATUS "check_option_reads: ${checked} files, request options read only through typed requests")
+include(${CMAKE_CURRENT_LIST_DIR}/check_report.cmake)
+check_report(check_option_reads "${checked}" problems "problem(s)"
+             "request options read only through typed requests")

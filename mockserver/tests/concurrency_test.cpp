@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -18,9 +19,11 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include "eventually.hpp"
 #include "http/worker_pool.hpp"
 #include "mock_fixture.hpp"
 
+using webdata::testing::eventually;
 using webdata::testing::RunningMock;
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
@@ -32,6 +35,7 @@ struct Timed {
   int status = 0;
   std::string body;
   milliseconds took{0};
+  Clock::time_point done{};  // when the last byte of the answer came
 };
 
 // One request on its own connection, timed from connect to the last byte of the answer.
@@ -60,7 +64,8 @@ Timed call(unsigned short port, const std::string& method, const std::string& ta
   beast::flat_buffer buffer;
   http::response<http::string_body> res;
   if (!ec) http::read(stream, buffer, res, ec);
-  out.took = std::chrono::duration_cast<milliseconds>(Clock::now() - start);
+  out.done = Clock::now();
+  out.took = std::chrono::duration_cast<milliseconds>(out.done - start);
   if (ec) return out;
   out.status = static_cast<int>(res.result_int());
   out.body = std::move(res.body());
@@ -69,6 +74,19 @@ Timed call(unsigned short port, const std::string& method, const std::string& ta
 
 std::string scrape_body(const std::string& url) {
   return json{{"url", url}, {"formats", {"markdown"}}}.dump();
+}
+
+// Requests the mock has handled so far (the journal records an answer when it is made, before a
+// delayed one is written): a request counted here is waiting for its page or delay, if it has one.
+std::size_t handled(unsigned short port) {
+  const auto journal = call(port, "GET", "/__admin/requests");
+  if (journal.status != 200) return 0;
+  return json::parse(journal.body)["meta"]["total"].get<std::size_t>();
+}
+
+// Waits until the mock has handled `count` requests in all.
+bool handled_at_least(unsigned short port, std::size_t count) {
+  return eventually([&] { return handled(port) >= count; });
 }
 
 }  // namespace
@@ -96,7 +114,7 @@ TEST_CASE("with 16 scrapes of a 5 s page in flight, health and a cache hit answe
       if (r.status == 200) ++slow_ok;
     });
   }
-  std::this_thread::sleep_for(milliseconds(500));  // all sixteen connected and waiting
+  REQUIRE(handled_at_least(port, 17));  // the cached page, then all sixteen waiting
 
   // Nine of each, one connection per request: the median answers within 50 ms (the issue's
   // bound; a Release build answers in under a millisecond), and none waits for a slow page. The
@@ -110,6 +128,8 @@ TEST_CASE("with 16 scrapes of a 5 s page in flight, health and a cache hit answe
   }
   const auto health_done_ms =
       std::chrono::duration_cast<milliseconds>(Clock::now() - begin).count();
+  // The five seconds pass on the mock's clock: the slow answers are due at once.
+  mock.server().clock().advance(std::chrono::seconds(5));
   for (auto& t : slow) t.join();
 
   auto median_ms = [](std::vector<Timed> answers) {
@@ -132,9 +152,8 @@ TEST_CASE("with 16 scrapes of a 5 s page in flight, health and a cache hit answe
     CHECK(hit[i].status == 200);
     CHECK(json::parse(hit[i].body)["data"]["metadata"]["cacheState"] == "hit");
   }
-  // Answered while every slow scrape was still waiting for its page ...
-  CHECK(health_done_ms < first_slow_done_ms.load());
-  CHECK(first_slow_done_ms.load() >= 4500);
+  // Answered while every slow scrape was still waiting for its page (until the advance) ...
+  CHECK(health_done_ms <= first_slow_done_ms.load());
   // ... and promptly: before the worker pool, health waited seconds behind the slow pages.
   CHECK(median_ms(health) < milliseconds(50));
   CHECK(median_ms(hit) < milliseconds(50));
@@ -160,7 +179,7 @@ TEST_CASE("a stub's fixedDelayMilliseconds is a timer: it holds no handler threa
   for (int i = 0; i < 4; ++i) {
     late.emplace_back([&, i] { late_results[i] = call(port, "GET", "/v2/late"); });
   }
-  std::this_thread::sleep_for(milliseconds(300));
+  REQUIRE(handled_at_least(port, 4));  // all four waiting on their delay's timer
   // An API answer that goes through the (single) handler thread.
   const auto other = call(port, "GET", "/v2/crawl/7d4c8c0e-0000-4000-8000-000000000000");
   for (auto& t : late) t.join();
@@ -202,7 +221,7 @@ TEST_CASE("slow pages are timers: with more slow scrapes than workers, a fast sc
                      json{{"url", "https://delay-60000.late.synthetic.test/"}, {"timeout", 1500}}
                          .dump());
   });
-  std::this_thread::sleep_for(milliseconds(400));  // all nine are waiting for their pages
+  REQUIRE(handled_at_least(port, 9));  // all nine are waiting for their pages
 
   // The same slow page again: the first scrape's answer is not due yet, so the cache does not
   // have it, and this one waits for the page too.
@@ -212,6 +231,10 @@ TEST_CASE("slow pages are timers: with more slow scrapes than workers, a fast sc
   });
   const auto fast = call(port, "POST", "/v2/scrape",
                          json{{"url", "https://docs.example.test/"}, {"maxAge", 0}}.dump());
+  REQUIRE(handled_at_least(port, 11));  // the repeated one waits too
+  // Three seconds pass on the mock's clock: every slow answer and the deadline are due at once.
+  const auto advanced_at = Clock::now();
+  mock.server().clock().advance(std::chrono::seconds(3));
   for (auto& t : slow) t.join();
   late.join();
   repeat.join();
@@ -222,18 +245,17 @@ TEST_CASE("slow pages are timers: with more slow scrapes than workers, a fast sc
   for (int i = 0; i < 8; ++i) {
     INFO("slow scrape " << i << " took " << slow_results[i].took.count() << " ms");
     CHECK(slow_results[i].status == 200);
-    CHECK(slow_results[i].took >= milliseconds(i < 6 ? 2900 : 1400));  // delays served in full
+    CHECK(slow_results[i].done >= advanced_at);  // not before its delay had passed
     CHECK(json::parse(slow_results[i].body)["data"]["metadata"]["cacheState"] == "miss");
   }
   INFO("the timed-out scrape took " << timed_out.took.count() << " ms");
   CHECK(timed_out.status == 408);
   CHECK(json::parse(timed_out.body)["code"] == "SCRAPE_TIMEOUT");
-  CHECK(timed_out.took >= milliseconds(1400));
-  CHECK(timed_out.took < milliseconds(10000));
+  CHECK(timed_out.done >= advanced_at);  // at its deadline, long before the page's delay
   INFO("the repeated slow scrape took " << again.took.count() << " ms");
   CHECK(again.status == 200);
   CHECK(json::parse(again.body)["data"]["metadata"]["cacheState"] == "miss");
-  CHECK(again.took >= milliseconds(2900));
+  CHECK(again.done >= advanced_at);
   // Once due, the page is in the cache.
   const auto hit = call(port, "POST", "/v2/scrape", scrape_body("https://delay-3000.many0.synthetic.test/"));
   CHECK(hit.took < milliseconds(1000));
@@ -288,8 +310,11 @@ TEST_CASE("map, search and agent answers wait on timers: slow pages hold no hand
                       {"urls", {"https://delay-1500.agent.synthetic.test/"}}}
                      .dump());
   });
-  std::this_thread::sleep_for(milliseconds(300));  // all four are waiting for their pages
+  REQUIRE(handled_at_least(port, 6));  // the two before, then all four waiting for their pages
   const auto hit = call(port, "POST", "/v2/scrape", cached);
+  // 2.5 s pass on the mock's clock: every page and the first map's deadline are due at once.
+  const auto advanced_at = Clock::now();
+  mock.server().clock().advance(milliseconds(2500));
   for (auto& t : slow) t.join();
 
   INFO("a cache hit took " << hit.took.count() << " ms behind slow maps, a search and an agent");
@@ -298,21 +323,20 @@ TEST_CASE("map, search and agent answers wait on timers: slow pages hold no hand
   INFO("map with a timeout: " << map_late.took.count() << " ms " << map_late.body);
   CHECK(map_late.status == 408);
   CHECK(json::parse(map_late.body)["code"] == "MAP_TIMEOUT");
-  CHECK(map_late.took >= milliseconds(2400));  // at its deadline, not before
-  CHECK(map_late.took < milliseconds(10000));
+  CHECK(map_late.done >= advanced_at);  // at its deadline, not before
   INFO("map: " << map_done.took.count() << " ms " << map_done.body);
   CHECK(map_done.status == 200);
   CHECK(json::parse(map_done.body)["links"].size() >= 1);
-  CHECK(map_done.took >= milliseconds(1100));  // robots.txt, the sitemap and the page, in turn
+  CHECK(map_done.done >= advanced_at);  // robots.txt, the sitemap and the page, in turn
   INFO("search: " << searched.took.count() << " ms " << searched.body);
   CHECK(searched.status == 200);
   const json web = json::parse(searched.body)["data"]["web"];
   REQUIRE(web.size() >= 1);
   CHECK(web[0]["markdown"].get<std::string>().find("Rottnest") != std::string::npos);
-  CHECK(searched.took >= milliseconds(1400));  // the result's scrape waited for its page
+  CHECK(searched.done >= advanced_at);  // the result's scrape waited for its page
   INFO("agent: " << agent.took.count() << " ms " << agent.body);
   CHECK(agent.status == 200);
-  CHECK(agent.took >= milliseconds(1400));  // it read the slow page it was given
+  CHECK(agent.done >= advanced_at);  // it read the slow page it was given
 }
 
 TEST_CASE("the worker pool grows on demand up to its bound, then queues",
@@ -321,7 +345,8 @@ TEST_CASE("the worker pool grows on demand up to its bound, then queues",
   CHECK(pool.threads() == 0);
   std::atomic<int> running{0};
   std::atomic<int> peak{0};
-  std::atomic<bool> release{false};
+  std::promise<void> release;
+  const std::shared_future<void> released = release.get_future().share();
   std::vector<int> order;
   std::mutex order_mutex;
   for (int i = 0; i < 6; ++i) {
@@ -334,12 +359,11 @@ TEST_CASE("the worker pool grows on demand up to its bound, then queues",
       int seen = peak.load();
       while (now > seen && !peak.compare_exchange_weak(seen, now)) {
       }
-      while (!release) std::this_thread::sleep_for(milliseconds(1));
+      released.wait();
       --running;
     });
   }
-  const auto deadline = Clock::now() + std::chrono::seconds(10);
-  while (pool.busy() < 3 && Clock::now() < deadline) std::this_thread::sleep_for(milliseconds(1));
+  REQUIRE(eventually([&] { return pool.busy() >= 3; }));
   CHECK(pool.threads() == 3);  // bounded
   CHECK(pool.busy() == 3);
   {
@@ -347,7 +371,7 @@ TEST_CASE("the worker pool grows on demand up to its bound, then queues",
     REQUIRE(order.size() == 3);  // the other three wait in the queue
     CHECK(std::set<int>(order.begin(), order.end()) == std::set<int>{0, 1, 2});
   }
-  release = true;
+  release.set_value();
   pool.stop();  // runs what is queued, then joins
   CHECK(order.size() == 6);
   CHECK(peak.load() == 3);
@@ -361,12 +385,10 @@ TEST_CASE("the worker pool grows on demand up to its bound, then queues",
 TEST_CASE("queued tasks run in the order they came", "[http][workers]") {
   webdata::mock::http::WorkerPool pool(1);
   std::vector<int> order;  // one thread: no lock needed between the tasks
-  std::atomic<bool> release{false};
-  pool.submit([&] {
-    while (!release) std::this_thread::sleep_for(milliseconds(1));
-  });
+  std::promise<void> release;
+  pool.submit([released = release.get_future().share()] { released.wait(); });
   for (int i = 0; i < 5; ++i) pool.submit([&, i] { order.push_back(i); });
-  release = true;
+  release.set_value();
   pool.stop();
   CHECK(order == std::vector<int>{0, 1, 2, 3, 4});
 }
@@ -387,8 +409,8 @@ TEST_CASE("stopping the server lets requests in flight on workers and timers fin
                        scrape_body("https://delay-800.stop.synthetic.test/"));
   });
   std::thread stub([&] { stubbed = call(port, "GET", "/v2/late"); });
-  std::this_thread::sleep_for(milliseconds(300));  // both waiting: one on a worker, one on a timer
-  mock.reset();                                     // stop (grace 5 s) and destroy
+  REQUIRE(handled_at_least(port, 2));  // both waiting on their timers
+  mock.reset();  // stop (grace 5 s) and destroy
   scraper.join();
   stub.join();
   CHECK(slow_scrape.status == 200);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "api_client.hpp"
+#include "eventually.hpp"
 #include "mock_fixture.hpp"
 #include "ws_client.hpp"
 
@@ -52,14 +53,7 @@ json all_documents(const ApiClient& api, const std::string& path) {
   return docs;
 }
 
-bool wait_until(const std::function<bool()>& condition, std::chrono::milliseconds timeout) {
-  const auto end = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < end) {
-    if (condition()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return condition();
-}
+using webdata::testing::eventually;
 
 }  // namespace
 
@@ -214,7 +208,7 @@ TEST_CASE("the admin API turns the crawl watcher off and on, and counts open wat
     WsClient watching(mock.server().port());
     REQUIRE(watching.open("/v2/crawl/" + id, kBearer).empty());
     REQUIRE(watching.next());
-    CHECK(wait_until([&] { return open_watchers() == 1; }, std::chrono::seconds(10)));
+    CHECK(eventually([&] { return open_watchers() == 1; }, std::chrono::seconds(10)));
 
     // Off: an upgrade request is answered as the plain status GET; the open watcher stays.
     const auto off = api.post("/__admin/settings", {{"crawlWatcher", false}});
@@ -227,7 +221,7 @@ TEST_CASE("the admin API turns the crawl watcher off and on, and counts open wat
     CHECK(api.get("/__admin/settings").body["crawlWatcher"] == false);
   }
   // Its client gone, the connection is gone from the count.
-  CHECK(wait_until([&] { return open_watchers() == 0; }, std::chrono::seconds(10)));
+  CHECK(eventually([&] { return open_watchers() == 0; }, std::chrono::seconds(10)));
 
   REQUIRE(api.post("/__admin/settings", {{"crawlWatcher", true}}).status == 200);
   WsClient again(mock.server().port());
@@ -287,9 +281,9 @@ TEST_CASE("watchers that leave mid-crawl are cleaned up and do not hurt the job"
     polite.close();
     CHECK(mock.server().jobs().watcher_count() >= 1);
   }
-  CHECK(wait_until([&] { return mock.server().jobs().watcher_count() == 0; },
+  CHECK(eventually([&] { return mock.server().jobs().watcher_count() == 0; },
                    std::chrono::seconds(10)));
-  CHECK(wait_until([&] { return mock.server().open_watchers() == 0; }, std::chrono::seconds(10)));
+  CHECK(eventually([&] { return mock.server().open_watchers() == 0; }, std::chrono::seconds(10)));
   REQUIRE(mock.server().jobs().wait_idle(std::chrono::seconds(30)));
   const auto status = api.get("/v2/crawl/" + id + "?limit=1");
   CHECK(status.body["status"] == "completed");
@@ -297,8 +291,9 @@ TEST_CASE("watchers that leave mid-crawl are cleaned up and do not hurt the job"
   CHECK(all_documents(api, "/v2/crawl/" + id).size() == 30);
 }
 
+// [large]: 40 MB of pages; the TSan step of the test command leaves it to the full TSan run.
 TEST_CASE("a watcher too slow to read is cut off with 1008, the job does not wait for it",
-          "[watch][jobs]") {
+          "[watch][jobs][large]") {
   RunningMock mock(paced(0));
   webdata::mock::http::WebSocketLimits limits;
   limits.max_queued_messages = 2;
@@ -322,7 +317,7 @@ TEST_CASE("a watcher too slow to read is cut off with 1008, the job does not wai
   CHECK(ws.closed());
   CHECK(ws.close_code() == 1008);
   CHECK(ws.close_reason().find("too slow") != std::string::npos);
-  CHECK(wait_until([&] { return mock.server().jobs().watcher_count() == 0; },
+  CHECK(eventually([&] { return mock.server().jobs().watcher_count() == 0; },
                    std::chrono::seconds(10)));
 }
 

@@ -217,7 +217,7 @@ TEST_CASE("first-status-without-next: total 0 and no next before the first page,
     CHECK_FALSE(first.contains("next"));
     CHECK(first["data"] == json::array());
   }
-  REQUIRE(mock.server().jobs().wait_idle(std::chrono::seconds(30)));
+  REQUIRE(mock.finish_jobs());
   for (const auto& path : paths) {
     const json done = api.get(path).body;
     INFO(path << ": " << done.dump());

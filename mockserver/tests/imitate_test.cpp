@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "api_client.hpp"
+#include "eventually.hpp"
 #include "mock_fixture.hpp"
 #include "stub_mapping.hpp"
 
@@ -47,13 +48,12 @@ struct ImitatingMock {
 
 /// Polls an extract job until it is no longer processing (10 s at most).
 json wait_extract(const ApiClient& api, const std::string& path) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  json body = api.get(path).body;
-  while (body.value("status", "") == "processing" && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  json body;
+  webdata::testing::eventually([&] {
     body = api.get(path).body;
-  }
-  return body;
+    return body.value("status", "") != "processing";
+  });
+  return body;  // still processing after the wait: the caller's check says so
 }
 
 std::string express_page(const std::string& method, const std::string& path) {

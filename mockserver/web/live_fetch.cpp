@@ -142,6 +142,79 @@ bool is_private_literal(const std::string& text) {
   return false;
 }
 
+namespace {
+
+/// The transfer's options: no redirects, no proxy, its own socket check, the body and headers
+/// into `transfer`.
+void set_options(CURL* curl, const LiveRequest& request, const std::string& url,
+                 long timeout_ms, curl_slist* headers, Transfer& transfer) {
+  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
+  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
+  curl_easy_setopt(curl, CURLOPT_PROXY,
+                   "");  // never an environment proxy: it would hide the target
+  curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
+  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, request.verify_tls ? 1L : 0L);
+  curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, request.verify_tls ? 2L : 0L);
+  curl_easy_setopt(curl, CURLOPT_OPENSOCKETFUNCTION, open_socket);
+  curl_easy_setopt(curl, CURLOPT_OPENSOCKETDATA, &transfer);
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
+  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &transfer);
+}
+
+/// The scrape error of a failed transfer, in words that name the host.
+void describe_failure(CURLcode rc, const LiveRequest& request, const Transfer& transfer,
+                      long timeout_ms, LiveResponse& response) {
+  const std::string host = request.url.host;
+  switch (rc) {
+    case CURLE_COULDNT_RESOLVE_HOST:
+      response.error_code = "SCRAPE_DNS_RESOLUTION_ERROR";
+      response.error_message = "could not resolve host " + host;
+      return;
+    case CURLE_OPERATION_TIMEDOUT:
+      response.error_code = "SCRAPE_TIMEOUT";
+      response.error_message =
+          "no complete answer from " + host + " within " + std::to_string(timeout_ms) + " ms";
+      return;
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_ISSUER_ERROR:
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+    case CURLE_SSL_INVALIDCERTSTATUS:
+    case CURLE_SSL_ENGINE_INITFAILED:
+    case CURLE_SSL_SHUTDOWN_FAILED:
+      response.error_code = "SCRAPE_SSL_ERROR";
+      response.error_message = "TLS with " + host + " failed: " + curl_easy_strerror(rc);
+      return;
+    default:
+      break;
+  }
+  response.error_code = "SCRAPE_SITE_ERROR";
+  if (transfer.refused_private) {
+    response.error_message = host + " resolves to " + transfer.refused_address +
+                             ", a private or loopback address; live fetching of such "
+                             "targets is disabled";
+  } else if (transfer.too_large) {
+    response.error_message =
+        "response of " + host + " exceeds " + std::to_string(request.max_body_bytes) + " bytes";
+  } else if (rc == CURLE_COULDNT_CONNECT) {
+    response.error_message = "connection to " + host + " refused";
+  } else {
+    response.error_message = host + ": " + curl_easy_strerror(rc);
+  }
+}
+
+}  // namespace
+
 LiveResponse live_fetch(const LiveRequest& request) {
   global_init();
   LiveResponse response;
@@ -163,32 +236,12 @@ LiveResponse live_fetch(const LiveRequest& request) {
   }
   const std::string url = request.url.without_fragment();
   const long timeout_ms = std::max<long>(1, static_cast<long>(request.timeout.count()));
-  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
-  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_ms);
-  curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
-  curl_easy_setopt(curl, CURLOPT_PROXY,
-                   "");  // never an environment proxy: it would hide the target
-  curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
-  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, request.verify_tls ? 1L : 0L);
-  curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, request.verify_tls ? 2L : 0L);
-  curl_easy_setopt(curl, CURLOPT_OPENSOCKETFUNCTION, open_socket);
-  curl_easy_setopt(curl, CURLOPT_OPENSOCKETDATA, &transfer);
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &transfer);
-  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
-  curl_easy_setopt(curl, CURLOPT_HEADERDATA, &transfer);
-
+  set_options(curl, request, url, timeout_ms, headers, transfer);
   const CURLcode rc = curl_easy_perform(curl);
   long status = 0;
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
   curl_easy_cleanup(curl);
   curl_slist_free_all(headers);
-
-  const std::string host = request.url.host;
   if (rc == CURLE_OK) {
     response.ok = true;
     response.status = static_cast<int>(status);
@@ -196,44 +249,7 @@ LiveResponse live_fetch(const LiveRequest& request) {
   }
   response.body.clear();
   response.headers.clear();
-  switch (rc) {
-    case CURLE_COULDNT_RESOLVE_HOST:
-      response.error_code = "SCRAPE_DNS_RESOLUTION_ERROR";
-      response.error_message = "could not resolve host " + host;
-      break;
-    case CURLE_OPERATION_TIMEDOUT:
-      response.error_code = "SCRAPE_TIMEOUT";
-      response.error_message =
-          "no complete answer from " + host + " within " + std::to_string(timeout_ms) + " ms";
-      break;
-    case CURLE_SSL_CONNECT_ERROR:
-    case CURLE_PEER_FAILED_VERIFICATION:
-    case CURLE_SSL_CERTPROBLEM:
-    case CURLE_SSL_CIPHER:
-    case CURLE_SSL_CACERT_BADFILE:
-    case CURLE_SSL_ISSUER_ERROR:
-    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
-    case CURLE_SSL_INVALIDCERTSTATUS:
-    case CURLE_SSL_ENGINE_INITFAILED:
-    case CURLE_SSL_SHUTDOWN_FAILED:
-      response.error_code = "SCRAPE_SSL_ERROR";
-      response.error_message = "TLS with " + host + " failed: " + curl_easy_strerror(rc);
-      break;
-    default:
-      response.error_code = "SCRAPE_SITE_ERROR";
-      if (transfer.refused_private) {
-        response.error_message = host + " resolves to " + transfer.refused_address +
-                                 ", a private or loopback address; live fetching of such "
-                                 "targets is disabled";
-      } else if (transfer.too_large) {
-        response.error_message =
-            "response of " + host + " exceeds " + std::to_string(request.max_body_bytes) + " bytes";
-      } else if (rc == CURLE_COULDNT_CONNECT) {
-        response.error_message = "connection to " + host + " refused";
-      } else {
-        response.error_message = host + ": " + curl_easy_strerror(rc);
-      }
-  }
+  describe_failure(rc, request, transfer, timeout_ms, response);
   return response;
 }
 

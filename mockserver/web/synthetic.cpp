@@ -449,85 +449,241 @@ std::string challenge_page(const std::string& host) {
          "</body>\n</html>\n";
 }
 
+namespace {
+
+/// The answer of a site configured to fail: the error a fetch of it meets.
+SyntheticAnswer failing_site(const std::string& host, const SyntheticSettings& site) {
+  SyntheticAnswer answer;
+  answer.response.delay = site.delay;
+  answer.error_code = fail_code(site.fail);
+  if (site.fail == "dns") answer.error_message = "DNS lookup of " + host + " failed (NXDOMAIN)";
+  if (site.fail == "refused") answer.error_message = "connection to " + host + " refused";
+  if (site.fail == "reset") answer.error_message = "connection to " + host + " reset by peer";
+  if (site.fail == "tls") {
+    answer.error_message = "TLS handshake with " + host + " failed: certificate has expired";
+  }
+  if (site.fail == "timeout") {
+    // Never answers: the caller's timeout decides.
+    answer.error_code.clear();
+    answer.response.delay = std::chrono::hours(24);
+  }
+  return answer;
+}
+
+void html_answer(StubResponse& r, std::string body, int status = 200) {
+  r.status = status;
+  r.headers = {{"Content-Type", "text/html; charset=utf-8"}};
+  r.body = std::move(body);
+}
+
+std::string robots_txt(const SyntheticSettings& site, const std::string& base) {
+  std::string body = "User-agent: *\n";
+  if (site.private_section) body += "Disallow: /private/\n";
+  body += "Allow: /\n";
+  if (site.sitemap) body += "\nSitemap: " + base + "/sitemap.xml\n";
+  return body;
+}
+
+bool is_sitemap_path(const std::string& path) {
+  return path == "/sitemap.xml" || (path.rfind("/sitemap-", 0) == 0 && path.size() > 13 &&
+                                    path.compare(path.size() - 4, 4, ".xml") == 0);
+}
+
+/// The sitemap at `path`: the index of the chunks when the site needs more than one, or the
+/// chunk's URLs; nullopt for a chunk that does not exist.
+std::optional<std::string> sitemap_xml(const std::string& path, const std::string& host,
+                                       const std::string& base, const SyntheticSettings& site) {
+  const std::size_t count = site.page_count();
+  std::string b = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  const std::size_t chunks = (count + kSitemapChunk - 1) / kSitemapChunk;
+  std::size_t from = 0;
+  std::size_t to = count;
+  if (path == "/sitemap.xml" && chunks > 1) {
+    b += "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
+    for (std::size_t c = 0; c < chunks; ++c) {
+      b += "  <sitemap><loc>" + base + "/sitemap-" + std::to_string(c + 1) +
+           ".xml</loc></sitemap>\n";
+    }
+    return b + "</sitemapindex>\n";
+  }
+  if (path != "/sitemap.xml") {
+    const std::string digits = path.substr(9, path.size() - 13);
+    if (digits.empty() || digits.size() > 6 ||
+        !std::all_of(digits.begin(), digits.end(),
+                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+      return std::nullopt;
+    }
+    const std::size_t c = std::stoul(digits);
+    if (c < 1 || c > chunks || chunks < 2) return std::nullopt;
+    from = (c - 1) * kSitemapChunk;
+    to = std::min(count, c * kSitemapChunk);
+  }
+  b += "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
+  for (std::size_t i = from; i < to; ++i) {
+    b += "  <url><loc>" + base + node_path(i, site.fanout) + "</loc><lastmod>" +
+         page_text(host, i).date + "</lastmod></url>\n";
+  }
+  return b + "</urlset>\n";
+}
+
+/// A generated page: what it is built from, and its HTML so far.
+struct PageBuild {
+  const std::string& host;
+  const std::string& base;
+  const SyntheticSettings& site;
+  std::size_t index;
+  std::size_t count;
+  PageText text;
+  Rng rng;
+  std::string b;
+};
+
+/// <head> and the site's header with its navigation.
+void page_head(PageBuild& p) {
+  std::string& b = p.b;
+  const std::size_t fanout = p.site.fanout;
+  b += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  b += "<title>" + html_escape(p.text.title) + "</title>\n";
+  b += "<meta name=\"description\" content=\"" + html_escape(p.text.description) + "\">\n";
+  b += "<meta name=\"keywords\" content=\"" + html_escape(to_lower(p.text.topic)) + ", " +
+       p.rng.pick(kNouns) + ", " + p.rng.pick(kAdjectives) + "\">\n";
+  b += "<meta property=\"og:title\" content=\"" + html_escape(p.text.title) + "\">\n";
+  b += "<meta property=\"og:type\" content=\"article\">\n";
+  b += "<meta property=\"article:published_time\" content=\"" + p.text.date + "T09:00:00Z\">\n";
+  b += "<link rel=\"canonical\" href=\"" + p.base + node_path(p.index, fanout) + "\">\n";
+  b += "</head>\n<body>\n<header class=\"site-header\">\n<a class=\"logo\" href=\"/\">" +
+       html_escape(p.host) + "</a>\n<nav>\n<ul>\n<li><a href=\"/\">Home</a></li>\n";
+  for (std::size_t c = 1; c <= std::min<std::size_t>(fanout, 6) && c < p.count; ++c) {
+    b += "<li><a href=\"" + node_path(c, fanout) + "\">" + page_text(p.host, c).topic +
+         "</a></li>\n";
+  }
+  b += "</ul>\n</nav>\n</header>\n";
+  if (p.index == 0) return;
+  b += "<nav class=\"breadcrumb\"><a href=\"/\">Home</a>";
+  std::vector<std::size_t> chain;
+  for (std::size_t up = (p.index - 1) / fanout; up > 0; up = (up - 1) / fanout) {
+    chain.push_back(up);
+  }
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    b += " &rsaquo; <a href=\"" + node_path(*it, fanout) + "\">" +
+         html_escape(page_text(p.host, *it).title) + "</a>";
+  }
+  b += "</nav>\n";
+}
+
+/// The article's heading, image and sections of generated text.
+void page_text_sections(PageBuild& p, std::size_t depth) {
+  std::string& b = p.b;
+  b += "<main>\n<article>\n<h1>" + html_escape(p.text.title) + "</h1>\n";
+  b += "<p class=\"meta\">Published <time datetime=\"" + p.text.date + "\">" + p.text.date +
+       "</time> &middot; level " + std::to_string(depth) + "</p>\n";
+  b += "<img src=\"/images/" + std::to_string(p.index) + ".png\" alt=\"" +
+       html_escape(p.text.topic) + " illustration\" width=\"640\" height=\"360\">\n";
+  b += "<p>" + html_escape(paragraph(p.rng, p.text.topic)) + "</p>\n";
+  const std::size_t sections = 2 + p.rng.below(2);
+  for (std::size_t s = 0; s < sections; ++s) {
+    b += "<h2>" + capitalize(p.rng.pick(kAdjectives)) + " " + p.rng.pick(kNouns) + "s</h2>\n";
+    b += "<p>" + html_escape(paragraph(p.rng, p.text.topic)) + "</p>\n";
+    if (s != 0) continue;
+    b += "<ul>\n";
+    for (int k = 0; k < 3; ++k) {
+      b += "<li>" + capitalize(p.rng.pick(kAdjectives)) + " " + p.rng.pick(kNouns) + " " +
+           p.rng.pick(kVerbs) + " the " + p.rng.pick(kNouns) + "</li>\n";
+    }
+    b += "</ul>\n";
+  }
+}
+
+/// The article's links: its children, a retired page, the staff area.
+void page_links(PageBuild& p, std::size_t depth) {
+  std::string& b = p.b;
+  const SyntheticSettings& site = p.site;
+  const std::size_t first_child = p.index * site.fanout + 1;
+  if (first_child < p.count && (site.depth == 0 || depth < site.depth)) {
+    b += "<section class=\"children\">\n<h2>In this section</h2>\n<ul>\n";
+    for (std::size_t c = first_child; c < first_child + site.fanout && c < p.count; ++c) {
+      b += "<li><a href=\"" + node_path(c, site.fanout) + "\">" +
+           html_escape(page_text(p.host, c).title) + "</a></li>\n";
+    }
+    b += "</ul>\n</section>\n";
+  }
+  if (every(site.missing_every, p.index)) {
+    b += "<p>See also the <a href=\"" +
+         (p.index == 0 ? std::string() : node_path(p.index, site.fanout)) +
+         "/retired-page\">retired page</a>.</p>\n";
+  }
+  if (p.index == 0 && site.private_section) {
+    b += "<p><a href=\"/private/\">Staff area</a></p>\n";
+  }
+  b += "</article>\n";
+}
+
+/// Archive sections up to the site's page weight, and the footer.
+void page_end(PageBuild& p) {
+  std::string& b = p.b;
+  while (b.size() < p.site.weight) {
+    b += "<section class=\"archive\">\n<h2>Archive notes</h2>\n";
+    for (int k = 0; k < 8 && b.size() < p.site.weight; ++k) {
+      b += "<p>" + html_escape(paragraph(p.rng, p.text.topic)) + "</p>\n";
+    }
+    b += "</section>\n";
+  }
+  b += "</main>\n<footer class=\"site-footer\">\n<p>&copy; " + p.text.date.substr(0, 4) + " " +
+       html_escape(p.host) + ". Generated page " + std::to_string(p.index + 1) + " of " +
+       std::to_string(p.count) + ".</p>\n";
+  if (p.index == 0) b += "<p><a href=\"https://external.synthetic.test/\">A friendly site</a></p>\n";
+  b += "</footer>\n</body>\n</html>\n";
+}
+
+/// The HTML of the site's page `index`.
+std::string page_html(const std::string& host, const std::string& base,
+                      const SyntheticSettings& site, std::size_t index) {
+  PageBuild p{host,
+              base,
+              site,
+              index,
+              site.page_count(),
+              page_text(host, index),
+              Rng(fnv1a(host + "#body") ^ (index * 0xda942042e4dd58b5ULL)),
+              std::string()};
+  const std::size_t depth = node_depth(index, site.fanout);
+  p.b.reserve(std::max<std::size_t>(4096, site.weight + 1024));
+  page_head(p);
+  page_text_sections(p, depth);
+  page_links(p, depth);
+  page_end(p);
+  return std::move(p.b);
+}
+
+}  // namespace
+
 SyntheticAnswer SyntheticWeb::serve(const std::string& scheme, const std::string& host,
                                     const SyntheticSettings& site, const std::string& target,
                                     bool enhanced_proxy) const {
+  if (!site.fail.empty()) return failing_site(host, site);
   SyntheticAnswer answer;
   StubResponse& r = answer.response;
   r.delay = site.delay;
-  if (!site.fail.empty()) {
-    answer.error_code = fail_code(site.fail);
-    if (site.fail == "dns") answer.error_message = "DNS lookup of " + host + " failed (NXDOMAIN)";
-    if (site.fail == "refused") answer.error_message = "connection to " + host + " refused";
-    if (site.fail == "reset") answer.error_message = "connection to " + host + " reset by peer";
-    if (site.fail == "tls") {
-      answer.error_message = "TLS handshake with " + host + " failed: certificate has expired";
-    }
-    if (site.fail == "timeout") {
-      // Never answers: the caller's timeout decides.
-      answer.error_code.clear();
-      r.delay = std::chrono::hours(24);
-    }
-    return answer;
-  }
   const auto [raw_path, query] = split_target(target);
   const std::string path = percent_decode(raw_path, false);
   const std::string base = scheme + "://" + host;
-  const std::size_t count = site.page_count();
-
-  auto not_found = [&] {
-    r.status = 404;
-    r.headers = {{"Content-Type", "text/html; charset=utf-8"}};
-    r.body = simple_page("Page not found - " + host, "404: page not found",
-                         "There is no page at " + path + " on this site.");
+  const auto not_found = [&] {
+    html_answer(r, simple_page("Page not found - " + host, "404: page not found",
+                               "There is no page at " + path + " on this site."),
+                404);
     return answer;
   };
-
   if (path == "/robots.txt") {
     if (!site.robots) return not_found();
     r.headers = {{"Content-Type", "text/plain; charset=utf-8"}};
-    r.body = "User-agent: *\n";
-    if (site.private_section) r.body += "Disallow: /private/\n";
-    r.body += "Allow: /\n";
-    if (site.sitemap) r.body += "\nSitemap: " + base + "/sitemap.xml\n";
+    r.body = robots_txt(site, base);
     return answer;
   }
-  if (path == "/sitemap.xml" || (path.rfind("/sitemap-", 0) == 0 && path.size() > 13 &&
-                                 path.compare(path.size() - 4, 4, ".xml") == 0)) {
-    if (!site.sitemap) return not_found();
+  if (is_sitemap_path(path)) {
+    auto xml = site.sitemap ? sitemap_xml(path, host, base, site) : std::nullopt;
+    if (!xml) return not_found();
     r.headers = {{"Content-Type", "application/xml"}};
-    std::string& b = r.body;
-    b = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    const std::size_t chunks = (count + kSitemapChunk - 1) / kSitemapChunk;
-    std::size_t from = 0;
-    std::size_t to = count;
-    if (path == "/sitemap.xml" && chunks > 1) {
-      b += "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
-      for (std::size_t c = 0; c < chunks; ++c) {
-        b += "  <sitemap><loc>" + base + "/sitemap-" + std::to_string(c + 1) +
-             ".xml</loc></sitemap>\n";
-      }
-      b += "</sitemapindex>\n";
-      return answer;
-    }
-    if (path != "/sitemap.xml") {
-      const std::string digits = path.substr(9, path.size() - 13);
-      if (digits.empty() || digits.size() > 6 ||
-          !std::all_of(digits.begin(), digits.end(),
-                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
-        return not_found();
-      }
-      const std::size_t c = std::stoul(digits);
-      if (c < 1 || c > chunks || chunks < 2) return not_found();
-      from = (c - 1) * kSitemapChunk;
-      to = std::min(count, c * kSitemapChunk);
-    }
-    b += "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
-    for (std::size_t i = from; i < to; ++i) {
-      b += "  <url><loc>" + base + node_path(i, site.fanout) + "</loc><lastmod>" +
-           page_text(host, i).date + "</lastmod></url>\n";
-    }
-    b += "</urlset>\n";
+    r.body = std::move(*xml);
     return answer;
   }
   if (path.rfind("/images/", 0) == 0 && path.size() > 12 &&
@@ -537,116 +693,29 @@ SyntheticAnswer SyntheticWeb::serve(const std::string& scheme, const std::string
     return answer;
   }
   if (site.private_section && (path == "/private/" || path == "/private")) {
-    r.headers = {{"Content-Type", "text/html; charset=utf-8"}};
-    r.body = simple_page("Staff area - " + host, "Staff area",
-                         "Internal notes. Crawlers are asked not to visit this page.");
+    html_answer(r, simple_page("Staff area - " + host, "Staff area",
+                               "Internal notes. Crawlers are asked not to visit this page."));
     return answer;
   }
   std::string page_path = path;
   if (page_path.size() > 1 && page_path.back() == '/') page_path.pop_back();
-  const auto found = node_index(page_path, site.fanout, count);
+  const auto found = node_index(page_path, site.fanout, site.page_count());
   if (!found) return not_found();
   const std::size_t index = *found;
-
-  const bool is_protected = site.protect_all || every(site.protected_every, index);
-  if (is_protected && !enhanced_proxy) {
-    r.status = 403;
-    r.headers = {{"Content-Type", "text/html; charset=utf-8"}};
-    r.body = challenge_page(host);
+  if ((site.protect_all || every(site.protected_every, index)) && !enhanced_proxy) {
+    html_answer(r, challenge_page(host), 403);
     return answer;
   }
   if (every(site.slow_every, index)) r.delay += site.slow_delay;
-  r.headers = {{"Content-Type", "text/html; charset=utf-8"}};
   if (index > 0 && every(site.error_every, index)) {
-    r.status = site.error_status;
-    r.body = simple_page("Error " + std::to_string(site.error_status) + " - " + host,
-                         "Something went wrong (" + std::to_string(site.error_status) + ")",
-                         "The server could not render " + path + ". Please try again later.");
+    html_answer(r,
+                simple_page("Error " + std::to_string(site.error_status) + " - " + host,
+                            "Something went wrong (" + std::to_string(site.error_status) + ")",
+                            "The server could not render " + path + ". Please try again later."),
+                site.error_status);
     return answer;
   }
-
-  const PageText text = page_text(host, index);
-  Rng rng(fnv1a(host + "#body") ^ (index * 0xda942042e4dd58b5ULL));
-  const std::size_t depth = node_depth(index, site.fanout);
-  std::string b;
-  b.reserve(std::max<std::size_t>(4096, site.weight + 1024));
-  b += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
-  b += "<title>" + html_escape(text.title) + "</title>\n";
-  b += "<meta name=\"description\" content=\"" + html_escape(text.description) + "\">\n";
-  b += "<meta name=\"keywords\" content=\"" + html_escape(to_lower(text.topic)) + ", " +
-       rng.pick(kNouns) + ", " + rng.pick(kAdjectives) + "\">\n";
-  b += "<meta property=\"og:title\" content=\"" + html_escape(text.title) + "\">\n";
-  b += "<meta property=\"og:type\" content=\"article\">\n";
-  b += "<meta property=\"article:published_time\" content=\"" + text.date + "T09:00:00Z\">\n";
-  b += "<link rel=\"canonical\" href=\"" + base + node_path(index, site.fanout) + "\">\n";
-  b += "</head>\n<body>\n<header class=\"site-header\">\n<a class=\"logo\" href=\"/\">" +
-       html_escape(host) + "</a>\n<nav>\n<ul>\n<li><a href=\"/\">Home</a></li>\n";
-  for (std::size_t c = 1; c <= std::min<std::size_t>(site.fanout, 6) && c < count; ++c) {
-    b += "<li><a href=\"" + node_path(c, site.fanout) + "\">" + page_text(host, c).topic +
-         "</a></li>\n";
-  }
-  b += "</ul>\n</nav>\n</header>\n";
-  if (index > 0) {
-    b += "<nav class=\"breadcrumb\"><a href=\"/\">Home</a>";
-    std::vector<std::size_t> chain;
-    for (std::size_t p = (index - 1) / site.fanout; p > 0; p = (p - 1) / site.fanout)
-      chain.push_back(p);
-    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-      b += " &rsaquo; <a href=\"" + node_path(*it, site.fanout) + "\">" +
-           html_escape(page_text(host, *it).title) + "</a>";
-    }
-    b += "</nav>\n";
-  }
-  b += "<main>\n<article>\n<h1>" + html_escape(text.title) + "</h1>\n";
-  b += "<p class=\"meta\">Published <time datetime=\"" + text.date + "\">" + text.date +
-       "</time> &middot; level " + std::to_string(depth) + "</p>\n";
-  b += "<img src=\"/images/" + std::to_string(index) + ".png\" alt=\"" + html_escape(text.topic) +
-       " illustration\" width=\"640\" height=\"360\">\n";
-  b += "<p>" + html_escape(paragraph(rng, text.topic)) + "</p>\n";
-  const std::size_t sections = 2 + rng.below(2);
-  for (std::size_t s = 0; s < sections; ++s) {
-    b += "<h2>" + capitalize(rng.pick(kAdjectives)) + " " + rng.pick(kNouns) + "s</h2>\n";
-    b += "<p>" + html_escape(paragraph(rng, text.topic)) + "</p>\n";
-    if (s == 0) {
-      b += "<ul>\n";
-      for (int k = 0; k < 3; ++k) {
-        b += "<li>" + capitalize(rng.pick(kAdjectives)) + " " + rng.pick(kNouns) + " " +
-             rng.pick(kVerbs) + " the " + rng.pick(kNouns) + "</li>\n";
-      }
-      b += "</ul>\n";
-    }
-  }
-  const std::size_t first_child = index * site.fanout + 1;
-  if (first_child < count && (site.depth == 0 || depth < site.depth)) {
-    b += "<section class=\"children\">\n<h2>In this section</h2>\n<ul>\n";
-    for (std::size_t c = first_child; c < first_child + site.fanout && c < count; ++c) {
-      b += "<li><a href=\"" + node_path(c, site.fanout) + "\">" +
-           html_escape(page_text(host, c).title) + "</a></li>\n";
-    }
-    b += "</ul>\n</section>\n";
-  }
-  if (every(site.missing_every, index)) {
-    b += "<p>See also the <a href=\"" +
-         (index == 0 ? std::string() : node_path(index, site.fanout)) +
-         "/retired-page\">retired page</a>.</p>\n";
-  }
-  if (index == 0 && site.private_section) {
-    b += "<p><a href=\"/private/\">Staff area</a></p>\n";
-  }
-  b += "</article>\n";
-  while (b.size() < site.weight) {
-    b += "<section class=\"archive\">\n<h2>Archive notes</h2>\n";
-    for (int k = 0; k < 8 && b.size() < site.weight; ++k) {
-      b += "<p>" + html_escape(paragraph(rng, text.topic)) + "</p>\n";
-    }
-    b += "</section>\n";
-  }
-  b += "</main>\n<footer class=\"site-footer\">\n<p>&copy; " + text.date.substr(0, 4) + " " +
-       html_escape(host) + ". Generated page " + std::to_string(index + 1) + " of " +
-       std::to_string(count) + ".</p>\n";
-  if (index == 0) b += "<p><a href=\"https://external.synthetic.test/\">A friendly site</a></p>\n";
-  b += "</footer>\n</body>\n</html>\n";
-  r.body = std::move(b);
+  html_answer(r, page_html(host, base, site, index));
   return answer;
 }
 

@@ -7,7 +7,7 @@
 
 namespace webdata::mock::web {
 
-using Clock = std::chrono::steady_clock;
+using Steady = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
 struct VirtualWeb::Hop {
@@ -27,7 +27,7 @@ constexpr int kMaxRedirects = 10;
 // Moves the virtual time `at` on by `delay`, or to the deadline when that comes first (then
 // false: timed out). Nothing sleeps here: the caller waits for (or schedules) the result's
 // ready_at.
-bool advance(Clock::time_point& at, milliseconds delay, Clock::time_point deadline) {
+bool advance(Steady::time_point& at, milliseconds delay, Steady::time_point deadline) {
   if (at + delay >= deadline) {
     at = deadline;
     return false;
@@ -80,7 +80,7 @@ VirtualWeb::VirtualWeb(Options options)
       synthetic_(options_.roots) {}
 
 VirtualWeb::Hop VirtualWeb::fetch_one(const Url& url, const FetchRequest& request,
-                                      Clock::time_point& at, Clock::time_point deadline) const {
+                                      Steady::time_point& at, Steady::time_point deadline) const {
   Hop hop;
   HeaderList headers = {
       {"User-Agent", request.mobile ? kMobileUserAgent : kDesktopUserAgent},
@@ -144,44 +144,7 @@ VirtualWeb::Hop VirtualWeb::fetch_one(const Url& url, const FetchRequest& reques
     return hop;
   }
 
-  if (options_.live_fetch) {
-    if (!options_.allow_private_targets && is_private_literal(url.host)) {
-      hop.error_code = "SCRAPE_SITE_ERROR";
-      hop.error_message = url.host +
-                          " is a private or loopback address; live fetching of such "
-                          "targets is disabled";
-      return hop;
-    }
-    LiveRequest live;
-    live.url = url;
-    live.headers = headers;
-    // A live fetch takes real time; it starts no earlier than the virtual time of this hop.
-    const auto now = Clock::now();
-    if (at < now) at = now;
-    live.timeout = std::chrono::duration_cast<milliseconds>(deadline - at);
-    live.verify_tls = !request.skip_tls_verification;
-    live.allow_private = options_.allow_private_targets;
-    live.max_body_bytes = options_.max_body_bytes;
-    if (live.timeout.count() <= 0) {
-      hop.error_code = "SCRAPE_TIMEOUT";
-      hop.error_message = "timeout reached before contacting " + url.host;
-      return hop;
-    }
-    const auto live_start = Clock::now();
-    auto response = live_fetch(live);
-    at += Clock::now() - live_start;
-    if (!response.ok) {
-      hop.error_code = response.error_code;
-      hop.error_message = response.error_message;
-      return hop;
-    }
-    hop.ok = true;
-    hop.status = response.status;
-    hop.headers = std::move(response.headers);
-    hop.body = std::move(response.body);
-    hop.source = "live";
-    return hop;
-  }
+  if (options_.live_fetch) return fetch_live(url, headers, request, at, deadline);
 
   hop.error_code = "SCRAPE_DNS_RESOLUTION_ERROR";
   hop.error_message =
@@ -189,8 +152,50 @@ VirtualWeb::Hop VirtualWeb::fetch_one(const Url& url, const FetchRequest& reques
   return hop;
 }
 
+VirtualWeb::Hop VirtualWeb::fetch_live(const Url& url, const HeaderList& headers,
+                                       const FetchRequest& request, Steady::time_point& at,
+                                       Steady::time_point deadline) const {
+  Hop hop;
+  if (!options_.allow_private_targets && is_private_literal(url.host)) {
+    hop.error_code = "SCRAPE_SITE_ERROR";
+    hop.error_message = url.host +
+                        " is a private or loopback address; live fetching of such "
+                        "targets is disabled";
+    return hop;
+  }
+  LiveRequest live;
+  live.url = url;
+  live.headers = headers;
+  // A live fetch takes real time; it starts no earlier than the virtual time of this hop.
+  const auto now = clock().steady_now();
+  if (at < now) at = now;
+  live.timeout = std::chrono::duration_cast<milliseconds>(deadline - at);
+  live.verify_tls = !request.skip_tls_verification;
+  live.allow_private = options_.allow_private_targets;
+  live.max_body_bytes = options_.max_body_bytes;
+  if (live.timeout.count() <= 0) {
+    hop.error_code = "SCRAPE_TIMEOUT";
+    hop.error_message = "timeout reached before contacting " + url.host;
+    return hop;
+  }
+  const auto live_start = clock().steady_now();
+  auto response = live_fetch(live);
+  at += clock().steady_now() - live_start;
+  if (!response.ok) {
+    hop.error_code = response.error_code;
+    hop.error_message = response.error_message;
+    return hop;
+  }
+  hop.ok = true;
+  hop.status = response.status;
+  hop.headers = std::move(response.headers);
+  hop.body = std::move(response.body);
+  hop.source = "live";
+  return hop;
+}
+
 FetchResult VirtualWeb::fetch_deferred(const FetchRequest& request) const {
-  const auto start = request.start == Clock::time_point{} ? Clock::now() : request.start;
+  const auto start = request.start == Steady::time_point{} ? clock().steady_now() : request.start;
   const auto deadline = start + request.timeout;
   auto at = start;  // virtual time: the start plus the delays of the hops so far
   FetchResult result;

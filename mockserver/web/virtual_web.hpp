@@ -10,6 +10,7 @@
 #include "web/stub_store.hpp"
 #include "web/synthetic.hpp"
 #include "web/types.hpp"
+#include "core/clock.hpp"
 #include "core/url.hpp"
 
 namespace webdata::mock::web {
@@ -69,6 +70,9 @@ class VirtualWeb {
     bool allow_private_targets = false;
     std::size_t max_body_bytes = 32 * 1024 * 1024;  ///< Live responses larger than this fail.
     std::size_t known_urls_per_site = 10000;        ///< Cap for configured synthetic sites.
+    /// The clock of the pages' delays (its `steady_now()`): the mock's own, which tests advance;
+    /// null for a clock nobody advances.
+    const Clock* clock = nullptr;
   };
 
   /// Loads the roots. Throws MappingError (bad mapping) or std::invalid_argument (bad
@@ -86,6 +90,11 @@ class VirtualWeb {
   StubStore& stubs() { return *stubs_; }
   const StubStore& stubs() const { return *stubs_; }
   const Options& options() const { return options_; }
+  /// The clock `ready_at` times are read on: whoever waits for one reads this clock's
+  /// `steady_now()` and follows its advances.
+  const Clock& clock() const {
+    return options_.clock != nullptr ? *options_.clock : Clock::unadvanced();
+  }
 
   /// Every page served without the network: fixture pages (GET, 200, HTML, fixed host and
   /// path) and the pages of synthetic sites configured in synthetic.json (capped per site).
@@ -106,6 +115,10 @@ class VirtualWeb {
   Hop fetch_one(const Url& url, const FetchRequest& request,
                 std::chrono::steady_clock::time_point& at,
                 std::chrono::steady_clock::time_point deadline) const;
+  /// The hop through the network (--live-fetch): it takes real time, added to `at`.
+  Hop fetch_live(const Url& url, const HeaderList& headers, const FetchRequest& request,
+                 std::chrono::steady_clock::time_point& at,
+                 std::chrono::steady_clock::time_point deadline) const;
 
   Options options_;
   std::unique_ptr<StubStore> stubs_;

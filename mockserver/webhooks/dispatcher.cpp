@@ -16,7 +16,7 @@ namespace webdata::mock::webhooks {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using Steady = std::chrono::steady_clock;
 
 const std::set<std::string>& known_events(EventSet set) {
   static const std::set<std::string> kJobEvents = {"started", "page", "completed", "failed"};
@@ -260,7 +260,13 @@ std::string build_payload(const std::string& job_id, const std::string& type, bo
   return out;
 }
 
-Dispatcher::Dispatcher(Settings settings) : settings_(std::move(settings)) {
+Dispatcher::Dispatcher(Settings settings, const Clock& clock)
+    : clock_(clock),
+      settings_(std::move(settings)),
+      clock_advanced_(clock, [this] {
+        const std::lock_guard<std::mutex> lock(mutex_);
+        work_cv_.notify_all();
+      }) {
   static std::once_flag once;
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
@@ -325,7 +331,7 @@ void Dispatcher::start_worker_if_needed() {
 
 bool Dispatcher::next_job(std::unique_lock<std::mutex>& lock, std::string& job_id) {
   while (!stopping_) {
-    const auto now = Clock::now();
+    const auto now = clock_.steady_now();
     while (!delayed_.empty() && delayed_.begin()->first <= now) {
       runnable_.push_back(delayed_.begin()->second);
       delayed_.erase(delayed_.begin());
@@ -340,8 +346,9 @@ bool Dispatcher::next_job(std::unique_lock<std::mutex>& lock, std::string& job_i
       work_cv_.wait(lock);
     } else {
       // A copy: the map node may be gone by the time the wait re-reads its deadline.
+      // On the mock's clock: a wait for its time, cut short when the clock is advanced.
       const auto deadline = delayed_.begin()->first;
-      work_cv_.wait_until(lock, deadline);
+      work_cv_.wait_for(lock, deadline - now);
     }
     --idle_workers_;
   }
@@ -385,9 +392,9 @@ Dispatcher::Attempt Dispatcher::attempt(void* curl_handle, const Event& event,
   curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error_text);
 
   Attempt result;
-  const auto started = Clock::now();
+  const auto started = Steady::now();  // the real latency of the POST, not the mock's time
   const CURLcode code = curl_easy_perform(curl);
-  result.latency = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
+  result.latency = std::chrono::duration_cast<std::chrono::milliseconds>(Steady::now() - started);
   if (code == CURLE_ABORTED_BY_CALLBACK) {
     result.aborted = true;
   } else if (code == CURLE_OK) {
@@ -414,7 +421,7 @@ void Dispatcher::worker_loop() {
     const int attempt_number = ++job.head_attempts;
     const Settings settings = settings_;
     const std::uint64_t generation = generation_;
-    const auto attempted_at = std::chrono::system_clock::now();
+    const auto attempted_at = std::chrono::system_clock::now();  // wall clock, as documented
     lock.unlock();
 
     Attempt result;
@@ -454,9 +461,9 @@ void Dispatcher::worker_loop() {
     } else {
       const double factor = std::pow(std::max(1.0, settings.backoff_factor), attempt_number - 1);
       const auto wait =
-          std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(
+          std::chrono::duration_cast<Steady::duration>(std::chrono::duration<double, std::milli>(
               static_cast<double>(settings.first_backoff.count()) * factor));
-      delayed_.emplace(Clock::now() + wait, job_id);
+      delayed_.emplace(clock_.steady_now() + wait, job_id);
       start_worker_if_needed();
     }
   }

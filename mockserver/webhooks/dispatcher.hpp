@@ -18,6 +18,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/clock.hpp"
+
 namespace webdata::mock::webhooks {
 
 /// Which events a `webhook` field may name: those of crawl, batch and extract jobs, or those of
@@ -92,7 +94,8 @@ std::string build_payload(const std::string& job_id, const std::string& type, bo
 /// for a graceful stop.
 class Dispatcher {
  public:
-  explicit Dispatcher(Settings settings = {});
+  /// `clock`: the mock's clock, whose advances bring retries due at once.
+  explicit Dispatcher(Settings settings = {}, const Clock& clock = Clock::unadvanced());
   ~Dispatcher();
   Dispatcher(const Dispatcher&) = delete;
   Dispatcher& operator=(const Dispatcher&) = delete;
@@ -136,6 +139,7 @@ class Dispatcher {
   void append_log(LogEntry entry);
   void start_worker_if_needed();
 
+  const Clock& clock_;
   mutable std::mutex mutex_;
   std::condition_variable work_cv_;
   std::condition_variable drained_cv_;
@@ -150,6 +154,9 @@ class Dispatcher {
   std::deque<LogEntry> log_;
   std::size_t idle_workers_ = 0;
   std::vector<std::thread> workers_;
+  /// An advance of the clock wakes the workers to re-read the retries' times. Last, so it ends
+  /// before the state it wakes.
+  ClockSubscription clock_advanced_;
 };
 
 }  // namespace webdata::mock::webhooks

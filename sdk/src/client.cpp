@@ -2,6 +2,7 @@
 
 #include "client_core.hpp"
 #include "json_scan.hpp"
+#include "surface.hpp"
 #include "webdata/v1/client.hpp"
 
 namespace webdata {
@@ -198,115 +199,224 @@ Request with_query(std::string query) {
 
 }  // namespace
 
-Client::Client(ClientOptions options)
-    : core_(std::make_shared<const ClientCore>(std::move(options), ApiVersion::kV2)) {}
-Client::Client(std::string api_url, std::string api_key)
-    : Client(with_url_and_key(std::move(api_url), std::move(api_key))) {}
+template <class Api>
+BasicClient<Api>::BasicClient(ClientOptions options)
+    : core_(std::make_shared<const ClientCore>(std::move(options), Api::kVersion)) {}
+template <class Api>
+BasicClient<Api>::BasicClient(std::string api_url, std::string api_key)
+    : BasicClient(with_url_and_key(std::move(api_url), std::move(api_key))) {}
 
-const std::string& Client::api_url() const {
+template <class Api>
+const std::string& BasicClient<Api>::api_url() const {
   return core_->api_url();
 }
 
-Result<Document> Client::scrape(const ScrapeRequest& request, const CallOptions& options) const {
+template <class Api>
+Result<Document> BasicClient<Api>::scrape(const ScrapeRequest& request,
+                                          const CallOptions& options) const {
   return scrape_call(*core_, body_of(request), request.timeout, options);
 }
 
-Result<Document> Client::scrape(std::string url, std::vector<FormatEntry> formats,
-                                const CallOptions& options) const {
+template <class Api>
+Result<Document> BasicClient<Api>::scrape(std::string url,
+                                          std::vector<typename Api::Format> formats,
+                                          const CallOptions& options) const {
   return scrape(scrape_request<ScrapeRequest>(std::move(url), std::move(formats)), options);
 }
 
-Result<Document> Client::get_scrape(const std::string& id, const CallOptions& options) const {
+template <class Api>
+Result<Document> BasicClient<Api>::get_scrape(const std::string& id,
+                                              const CallOptions& options) const {
   return get_scrape_call(*core_, id, options);
 }
 
-Result<BatchScrapeJob> Client::start_batch_scrape(const BatchScrapeRequest& request,
-                                                  const CallOptions& options) const {
+template <class Api>
+Result<BatchScrapeJob> BasicClient<Api>::start_batch_scrape(const BatchScrapeRequest& request,
+                                                            const CallOptions& options) const {
   return start<BatchScrapeJob>(core_, "/batch/scrape", body_of(request), options);
 }
 
-Result<BatchScrapeJob> Client::start_batch_scrape(std::vector<std::string> urls,
-                                                  const CallOptions& options) const {
+template <class Api>
+Result<BatchScrapeJob> BasicClient<Api>::start_batch_scrape(std::vector<std::string> urls,
+                                                            const CallOptions& options) const {
   return start_batch_scrape(with_urls<BatchScrapeRequest>(std::move(urls)), options);
 }
 
-Result<JobStatus> Client::batch_scrape(const BatchScrapeRequest& request,
-                                       const PollingPolicy& policy,
-                                       const CallOptions& options) const {
+template <class Api>
+Result<JobStatus> BasicClient<Api>::batch_scrape(const BatchScrapeRequest& request,
+                                                 const PollingPolicy& policy,
+                                                 const CallOptions& options) const {
   return run_to_end(start_batch_scrape(request, options), policy, options);
 }
 
-Result<JobStatus> Client::batch_scrape(std::vector<std::string> urls, const PollingPolicy& policy,
-                                       const CallOptions& options) const {
+template <class Api>
+Result<JobStatus> BasicClient<Api>::batch_scrape(std::vector<std::string> urls,
+                                                 const PollingPolicy& policy,
+                                                 const CallOptions& options) const {
   return batch_scrape(with_urls<BatchScrapeRequest>(std::move(urls)), policy, options);
 }
 
-BatchScrapeJob Client::batch_scrape_job(std::string id) const {
+template <class Api>
+BatchScrapeJob BasicClient<Api>::batch_scrape_job(std::string id) const {
   return job_handle<BatchScrapeJob>(core_, std::move(id));
 }
 
-Result<JobStatus> Client::batch_scrape_status(const std::string& id,
-                                              const CallOptions& options) const {
+template <class Api>
+Result<JobStatus> BasicClient<Api>::batch_scrape_status(const std::string& id,
+                                                        const CallOptions& options) const {
   return batch_scrape_job(id).status(options);
 }
 
-Result<JobState> Client::cancel_batch_scrape(const std::string& id,
-                                             const CallOptions& options) const {
+template <class Api>
+Result<JobState> BasicClient<Api>::cancel_batch_scrape(const std::string& id,
+                                                       const CallOptions& options) const {
   return batch_scrape_job(id).cancel(options);
 }
 
-Result<JobErrors> Client::batch_scrape_errors(const std::string& id,
-                                              const CallOptions& options) const {
+template <class Api>
+Result<JobErrors> BasicClient<Api>::batch_scrape_errors(const std::string& id,
+                                                        const CallOptions& options) const {
   return batch_scrape_job(id).errors(options);
 }
 
-Result<CrawlJob> Client::start_crawl(const CrawlRequest& request,
-                                     const CallOptions& options) const {
+template <class Api>
+Result<CrawlJob> BasicClient<Api>::start_crawl(const CrawlRequest& request,
+                                               const CallOptions& options) const {
   return start<CrawlJob>(core_, "/crawl", body_of(request), options);
 }
 
-Result<CrawlJob> Client::start_crawl(std::string url, const CallOptions& options) const {
+template <class Api>
+Result<CrawlJob> BasicClient<Api>::start_crawl(std::string url,
+                                               const CallOptions& options) const {
   return start_crawl(with_url<CrawlRequest>(std::move(url)), options);
 }
 
-Result<JobStatus> Client::crawl(const CrawlRequest& request, const PollingPolicy& policy,
-                                const CallOptions& options) const {
+template <class Api>
+Result<JobStatus> BasicClient<Api>::crawl(const CrawlRequest& request, const PollingPolicy& policy,
+                                          const CallOptions& options) const {
   return run_to_end(start_crawl(request, options), policy, options);
 }
 
-Result<JobStatus> Client::crawl(std::string url, const PollingPolicy& policy,
-                                const CallOptions& options) const {
+template <class Api>
+Result<JobStatus> BasicClient<Api>::crawl(std::string url, const PollingPolicy& policy,
+                                          const CallOptions& options) const {
   return crawl(with_url<CrawlRequest>(std::move(url)), policy, options);
 }
 
-CrawlJob Client::crawl_job(std::string id) const {
+template <class Api>
+CrawlJob BasicClient<Api>::crawl_job(std::string id) const {
   return job_handle<CrawlJob>(core_, std::move(id));
 }
 
-Result<JobStatus> Client::crawl_status(const std::string& id, const CallOptions& options) const {
+template <class Api>
+Result<JobStatus> BasicClient<Api>::crawl_status(const std::string& id,
+                                                 const CallOptions& options) const {
   return crawl_job(id).status(options);
 }
 
-Result<JobState> Client::cancel_crawl(const std::string& id, const CallOptions& options) const {
+template <class Api>
+Result<JobState> BasicClient<Api>::cancel_crawl(const std::string& id,
+                                                const CallOptions& options) const {
   return crawl_job(id).cancel(options);
 }
 
-Result<JobErrors> Client::crawl_errors(const std::string& id, const CallOptions& options) const {
+template <class Api>
+Result<JobErrors> BasicClient<Api>::crawl_errors(const std::string& id,
+                                                 const CallOptions& options) const {
   return crawl_job(id).errors(options);
 }
 
-Result<std::vector<ActiveCrawl>> Client::active_crawls(const CallOptions& options) const {
+template <class Api>
+Result<std::vector<ActiveCrawl>> BasicClient<Api>::active_crawls(
+    const CallOptions& options) const {
   return webdata::active_crawls(*core_, options);
 }
 
-Result<SearchResults> Client::search(const SearchRequest& request,
-                                     const CallOptions& options) const {
+template <class Api>
+Result<typename Api::SearchResults> BasicClient<Api>::search(const SearchRequest& request,
+                                                             const CallOptions& options) const {
   return webdata::search<SearchResults>(*core_, request, options);
 }
 
-Result<SearchResults> Client::search(std::string query, const CallOptions& options) const {
+template <class Api>
+Result<typename Api::SearchResults> BasicClient<Api>::search(std::string query,
+                                                             const CallOptions& options) const {
   return search(with_query<SearchRequest>(std::move(query)), options);
 }
+
+// ---- Beyond the specification's core (sdk/src/client_surface.cpp).
+
+template <class Api>
+Result<MapResult> BasicClient<Api>::map(const MapRequest& request,
+                                        const CallOptions& options) const {
+  return detail::map(*core_, request, options);
+}
+
+template <class Api>
+Result<CreditUsage> BasicClient<Api>::credit_usage(const CallOptions& options) const {
+  return detail::credit_usage(*core_, options);
+}
+
+template <class Api>
+Result<UsageHistory> BasicClient<Api>::credit_usage_history(bool by_api_key,
+                                                            const CallOptions& options) const {
+  return detail::usage_history(*core_, "credit", by_api_key, options);
+}
+
+template <class Api>
+Result<TokenUsage> BasicClient<Api>::token_usage(const CallOptions& options) const {
+  return detail::token_usage(*core_, options);
+}
+
+template <class Api>
+Result<UsageHistory> BasicClient<Api>::token_usage_history(bool by_api_key,
+                                                           const CallOptions& options) const {
+  return detail::usage_history(*core_, "token", by_api_key, options);
+}
+
+template <class Api>
+Result<QueueStatus> BasicClient<Api>::queue_status(const CallOptions& options) const {
+  return detail::queue_status(*core_, options);
+}
+
+template <class Api>
+Result<Concurrency> BasicClient<Api>::concurrency(const CallOptions& options) const {
+  return detail::concurrency(*core_, options);
+}
+
+template <class Api>
+Result<ExtractStarted> BasicClient<Api>::start_extract(const ExtractRequest& request,
+                                                       const CallOptions& options) const {
+  return detail::start_extract(*core_, request, options);
+}
+
+template <class Api>
+Result<ExtractResult> BasicClient<Api>::extract_status(const std::string& id,
+                                                       const CallOptions& options) const {
+  return detail::extract_status(*core_, id, options);
+}
+
+template <class Api>
+Result<ExtractResult> BasicClient<Api>::extract(const ExtractRequest& request,
+                                                const PollingPolicy& policy,
+                                                const CallOptions& options) const {
+  return detail::extract(*core_, request, policy, options);
+}
+
+template class BasicClient<detail::ApiV2>;
+template class BasicClient<detail::ApiV1>;
+
+Client::Client(ClientOptions options) : BasicClient(std::move(options)) {}
+Client::Client(std::string api_url, std::string api_key)
+    : BasicClient(std::move(api_url), std::move(api_key)) {}
+
+namespace v1 {
+
+Client::Client(ClientOptions options) : BasicClient(std::move(options)) {}
+Client::Client(std::string api_url, std::string api_key)
+    : BasicClient(std::move(api_url), std::move(api_key)) {}
+
+}  // namespace v1
 
 Result<AgentResult> Client::start_agent(const AgentRequest& request,
                                         const CallOptions& options) const {
@@ -396,117 +506,4 @@ Result<bool> Client::cancel_agent(const std::string& id, const CallOptions& opti
          (*tree)["success"].get<bool>();
 }
 
-namespace v1 {
-
-Client::Client(ClientOptions options)
-    : core_(std::make_shared<const ClientCore>(std::move(options), ApiVersion::kV1)) {}
-Client::Client(std::string api_url, std::string api_key)
-    : Client(with_url_and_key(std::move(api_url), std::move(api_key))) {}
-
-const std::string& Client::api_url() const {
-  return core_->api_url();
-}
-
-Result<Document> Client::scrape(const ScrapeRequest& request, const CallOptions& options) const {
-  return scrape_call(*core_, body_of(request), request.timeout, options);
-}
-
-Result<Document> Client::scrape(std::string url, std::vector<std::string> formats,
-                                const CallOptions& options) const {
-  return scrape(scrape_request<ScrapeRequest>(std::move(url), std::move(formats)), options);
-}
-
-Result<Document> Client::get_scrape(const std::string& id, const CallOptions& options) const {
-  return get_scrape_call(*core_, id, options);
-}
-
-Result<BatchScrapeJob> Client::start_batch_scrape(const BatchScrapeRequest& request,
-                                                  const CallOptions& options) const {
-  return start<BatchScrapeJob>(core_, "/batch/scrape", body_of(request), options);
-}
-
-Result<BatchScrapeJob> Client::start_batch_scrape(std::vector<std::string> urls,
-                                                  const CallOptions& options) const {
-  return start_batch_scrape(with_urls<BatchScrapeRequest>(std::move(urls)), options);
-}
-
-Result<JobStatus> Client::batch_scrape(const BatchScrapeRequest& request,
-                                       const PollingPolicy& policy,
-                                       const CallOptions& options) const {
-  return run_to_end(start_batch_scrape(request, options), policy, options);
-}
-
-Result<JobStatus> Client::batch_scrape(std::vector<std::string> urls, const PollingPolicy& policy,
-                                       const CallOptions& options) const {
-  return batch_scrape(with_urls<BatchScrapeRequest>(std::move(urls)), policy, options);
-}
-
-BatchScrapeJob Client::batch_scrape_job(std::string id) const {
-  return job_handle<BatchScrapeJob>(core_, std::move(id));
-}
-
-Result<JobStatus> Client::batch_scrape_status(const std::string& id,
-                                              const CallOptions& options) const {
-  return batch_scrape_job(id).status(options);
-}
-
-Result<JobState> Client::cancel_batch_scrape(const std::string& id,
-                                             const CallOptions& options) const {
-  return batch_scrape_job(id).cancel(options);
-}
-
-Result<JobErrors> Client::batch_scrape_errors(const std::string& id,
-                                              const CallOptions& options) const {
-  return batch_scrape_job(id).errors(options);
-}
-
-Result<CrawlJob> Client::start_crawl(const CrawlRequest& request,
-                                     const CallOptions& options) const {
-  return start<CrawlJob>(core_, "/crawl", body_of(request), options);
-}
-
-Result<CrawlJob> Client::start_crawl(std::string url, const CallOptions& options) const {
-  return start_crawl(with_url<CrawlRequest>(std::move(url)), options);
-}
-
-Result<JobStatus> Client::crawl(const CrawlRequest& request, const PollingPolicy& policy,
-                                const CallOptions& options) const {
-  return run_to_end(start_crawl(request, options), policy, options);
-}
-
-Result<JobStatus> Client::crawl(std::string url, const PollingPolicy& policy,
-                                const CallOptions& options) const {
-  return crawl(with_url<CrawlRequest>(std::move(url)), policy, options);
-}
-
-CrawlJob Client::crawl_job(std::string id) const {
-  return job_handle<CrawlJob>(core_, std::move(id));
-}
-
-Result<JobStatus> Client::crawl_status(const std::string& id, const CallOptions& options) const {
-  return crawl_job(id).status(options);
-}
-
-Result<JobState> Client::cancel_crawl(const std::string& id, const CallOptions& options) const {
-  return crawl_job(id).cancel(options);
-}
-
-Result<JobErrors> Client::crawl_errors(const std::string& id, const CallOptions& options) const {
-  return crawl_job(id).errors(options);
-}
-
-Result<std::vector<ActiveCrawl>> Client::active_crawls(const CallOptions& options) const {
-  return webdata::active_crawls(*core_, options);
-}
-
-Result<SearchResults> Client::search(const SearchRequest& request,
-                                     const CallOptions& options) const {
-  return webdata::search<SearchResults>(*core_, request, options);
-}
-
-Result<SearchResults> Client::search(std::string query, const CallOptions& options) const {
-  return search(with_query<SearchRequest>(std::move(query)), options);
-}
-
-}  // namespace v1
 }  // namespace webdata

@@ -123,20 +123,6 @@ AgentThread decode_thread(const json& j) {
   return out;
 }
 
-template <class T, class Decoder>
-Result<T> get_and_decode(const ClientCore& core, std::string target, const CallOptions& options,
-                         const char* what, Decoder decoder) {
-  Call call;
-  call.target = std::move(target);
-  auto tree = core.execute_json(call, options, core.deadline_for(options));
-  if (!tree.ok()) return tree.error();
-  try {
-    return decoder(*tree);
-  } catch (const ParseError& e) {
-    return shape_error(what, e.what(), tree_text(*tree));
-  }
-}
-
 }  // namespace
 }  // namespace detail
 
@@ -144,24 +130,24 @@ Result<AgentList> Client::list_agents(std::optional<long long> before,
                                       const CallOptions& options) const {
   std::string target = core_->path("/agent");
   if (before) target += "?before=" + std::to_string(*before);
-  return detail::get_and_decode<AgentList>(*core_, std::move(target), options, "agent list",
-                                           detail::decode_list);
+  return detail::call_and_decode<AgentList>(*core_, detail::get(std::move(target)), options,
+                                            "agent list", detail::decode_list);
 }
 
 Result<AgentTrace> Client::agent_trace(const std::string& id, bool live_view,
                                        const CallOptions& options) const {
   std::string target = core_->path("/agent/" + detail::escape_segment(id) + "/trace");
   if (live_view) target += "?liveView=true";
-  return detail::get_and_decode<AgentTrace>(*core_, std::move(target), options, "agent trace",
-                                            detail::decode_trace);
+  return detail::call_and_decode<AgentTrace>(*core_, detail::get(std::move(target)), options,
+                                            "agent trace", detail::decode_trace);
 }
 
 Result<std::string> Client::agent_snapshot(const std::string& id, const std::string& snapshot_id,
                                            const CallOptions& options) const {
-  return detail::get_and_decode<std::string>(
+  return detail::call_and_decode<std::string>(
       *core_,
-      core_->path("/agent/" + detail::escape_segment(id) + "/snapshots/" +
-                  detail::escape_segment(snapshot_id)),
+      detail::get(core_->path("/agent/" + detail::escape_segment(id) + "/snapshots/" +
+                              detail::escape_segment(snapshot_id))),
       options, "agent snapshot", [](const detail::json& j) {
         const detail::Path p;
         detail::Reader r(j, p);
@@ -175,8 +161,8 @@ Result<AgentThread> Client::agent_thread(const std::string& thread_id, bool incl
                                          const CallOptions& options) const {
   std::string target = core_->path("/agent/threads/" + detail::escape_segment(thread_id));
   if (include_data) target += "?includeData=true";
-  return detail::get_and_decode<AgentThread>(*core_, std::move(target), options, "agent thread",
-                                             detail::decode_thread);
+  return detail::call_and_decode<AgentThread>(*core_, detail::get(std::move(target)), options,
+                                            "agent thread", detail::decode_thread);
 }
 
 }  // namespace webdata

@@ -105,4 +105,24 @@ Result<T> decode_response(const Result<json>& tree, const char* what) {
   return decode_tree<T>(*tree, what);
 }
 
+/// A GET of `target`.
+inline Call get(std::string target) {
+  Call call;
+  call.target = std::move(target);
+  return call;
+}
+
+/// Runs a call and decodes its answer with `decoder`, turning shape errors into kParse errors.
+template <class T, class Decoder>
+Result<T> call_and_decode(const ClientCore& core, const Call& call, const CallOptions& options,
+                          const char* what, Decoder decoder) {
+  auto tree = core.execute_json(call, options, core.deadline_for(options));
+  if (!tree.ok()) return tree.error();
+  try {
+    return decoder(*tree);
+  } catch (const ParseError& e) {
+    return shape_error(what, e.what(), tree_text(*tree));
+  }
+}
+
 }  // namespace webdata::detail

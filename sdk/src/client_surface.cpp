@@ -2,6 +2,7 @@
 // call: map, crawl params preview, team usage, queue status, concurrency and extract (v2, v1). Kept
 // out of client.cpp so that the client core can change without touching them.
 #include "job_follower.hpp"
+#include "surface.hpp"
 #include "webdata/client.hpp"
 #include "webdata/v1/client.hpp"
 
@@ -140,24 +141,36 @@ CrawlParamsPreview decode_preview(const json& j) {
   return out;
 }
 
-/// Runs a call and decodes its answer with `decoder`, turning shape errors into kParse errors.
-template <class T, class Decoder>
-Result<T> call_and_decode(const ClientCore& core, const Call& call, const CallOptions& options,
-                          const char* what, Decoder decoder) {
-  auto tree = core.execute_json(call, options, core.deadline_for(options));
-  if (!tree.ok()) return tree.error();
-  try {
-    return decoder(*tree);
-  } catch (const ParseError& e) {
-    return shape_error(what, e.what(), tree_text(*tree));
-  }
+}  // namespace
+
+// What a map request sends; the two versions differ in how they name the sitemap's use.
+template <class IO, class R>
+void map_tail_fields(IO& io, R& r) {
+  io("includeSubdomains", r.include_subdomains);
+  io("ignoreQueryParameters", r.ignore_query_parameters);
+  io("limit", r.limit);
+  io("timeout", r.timeout);
+  io("location", r.location);
+  io("origin", r.origin);
+  io("integration", r.integration);
+}
+template <class IO, class M, IfModel<M, MapRequest> = 0>
+void fields(IO& io, M& r) {
+  io("url", r.url);
+  io("search", r.search);
+  io("sitemap", r.sitemap);
+  map_tail_fields(io, r);
+}
+template <class IO, class M, IfModel<M, v1::MapRequest> = 0>
+void fields(IO& io, M& r) {
+  io("url", r.url);
+  io("search", r.search);
+  io("ignoreSitemap", r.ignore_sitemap);
+  io("sitemapOnly", r.sitemap_only);
+  map_tail_fields(io, r);
 }
 
-Call get(std::string target) {
-  Call call;
-  call.target = std::move(target);
-  return call;
-}
+namespace {
 
 Call post(std::string target, const json& body) {
   Call call;
@@ -167,81 +180,59 @@ Call post(std::string target, const json& body) {
   return call;
 }
 
-json encode_map(const MapRequest& v) {
-  Writer w;
-  w.val("url", v.url);
-  w("search", v.search);
-  w("sitemap", v.sitemap);
-  w("includeSubdomains", v.include_subdomains);
-  w("ignoreQueryParameters", v.ignore_query_parameters);
-  w("limit", v.limit);
-  w("timeout", v.timeout);
-  w("location", v.location);
-  w("origin", v.origin);
-  w("integration", v.integration);
-  return std::move(w.out);
-}
-
-json encode_map(const v1::MapRequest& v) {
-  Writer w;
-  w.val("url", v.url);
-  w("search", v.search);
-  w("ignoreSitemap", v.ignore_sitemap);
-  w("sitemapOnly", v.sitemap_only);
-  w("includeSubdomains", v.include_subdomains);
-  w("ignoreQueryParameters", v.ignore_query_parameters);
-  w("limit", v.limit);
-  w("timeout", v.timeout);
-  w("location", v.location);
-  w("origin", v.origin);
-  w("integration", v.integration);
-  return std::move(w.out);
-}
-
 /// A map asks the service to wait up to `timeout`: the HTTP request may take that long plus a
 /// margin.
 template <class Request>
-Call map_call(const char* path, const Request& request) {
-  Call call = post(path, encode_map(request));
+Call map_call(std::string path, const Request& request) {
+  Call call = post(std::move(path), write_fields(request));
   if (request.timeout) call.min_timeout = *request.timeout + std::chrono::seconds(10);
   return call;
 }
 
+}  // namespace
+
 // The usage calls are the same in both versions but for the path prefix.
-Result<CreditUsage> credit_usage(const ClientCore& core, const std::string& v,
-                                 const CallOptions& options) {
-  return call_and_decode<CreditUsage>(core, get("/" + v + "/team/credit-usage"), options,
-                                      "credit usage",
-                                      [](const json& j) { return decode_usage<CreditUsage>(j, "Credits"); });
+template <class Request>
+Result<MapResult> map(const ClientCore& core, const Request& request, const CallOptions& options) {
+  return call_and_decode<MapResult>(core, map_call(core.path("/map"), request), options,
+                                    "map result", decode_map);
+}
+template Result<MapResult> map(const ClientCore&, const MapRequest&, const CallOptions&);
+template Result<MapResult> map(const ClientCore&, const v1::MapRequest&, const CallOptions&);
+
+Result<CreditUsage> credit_usage(const ClientCore& core, const CallOptions& options) {
+  return call_and_decode<CreditUsage>(
+      core, get(core.path("/team/credit-usage")), options, "credit usage",
+      [](const json& j) { return decode_usage<CreditUsage>(j, "Credits"); });
 }
 
-Result<TokenUsage> token_usage(const ClientCore& core, const std::string& v,
-                               const CallOptions& options) {
-  return call_and_decode<TokenUsage>(core, get("/" + v + "/team/token-usage"), options,
-                                     "token usage",
-                                     [](const json& j) { return decode_usage<TokenUsage>(j, "Tokens"); });
+Result<TokenUsage> token_usage(const ClientCore& core, const CallOptions& options) {
+  return call_and_decode<TokenUsage>(
+      core, get(core.path("/team/token-usage")), options, "token usage",
+      [](const json& j) { return decode_usage<TokenUsage>(j, "Tokens"); });
 }
 
-Result<UsageHistory> history(const ClientCore& core, const std::string& v, const char* what,
-                             bool by_api_key, const CallOptions& options) {
-  const std::string noun = std::string(what) == "credit" ? "credit" : "token";
-  const char* used = noun == "credit" ? "creditsUsed" : "tokensUsed";
+Result<UsageHistory> usage_history(const ClientCore& core, const char* noun, bool by_api_key,
+                                   const CallOptions& options) {
+  const std::string what = std::string(noun) == "credit" ? "credit" : "token";
+  const char* used = what == "credit" ? "creditsUsed" : "tokensUsed";
   return call_and_decode<UsageHistory>(
-      core, get("/" + v + "/team/" + noun + "-usage/historical" + (by_api_key ? "?byApiKey=true" : "")),
+      core,
+      get(core.path("/team/" + what + "-usage/historical") + (by_api_key ? "?byApiKey=true" : "")),
       options, "usage history", [used](const json& j) { return decode_history(j, used); });
 }
 
-Result<QueueStatus> queue_status(const ClientCore& core, const std::string& v,
-                                 const CallOptions& options) {
-  return call_and_decode<QueueStatus>(core, get("/" + v + "/team/queue-status"), options,
+Result<QueueStatus> queue_status(const ClientCore& core, const CallOptions& options) {
+  return call_and_decode<QueueStatus>(core, get(core.path("/team/queue-status")), options,
                                       "queue status", decode_queue);
 }
 
-Result<Concurrency> concurrency(const ClientCore& core, const std::string& v,
-                                const CallOptions& options) {
-  return call_and_decode<Concurrency>(core, get("/" + v + "/concurrency-check"), options,
+Result<Concurrency> concurrency(const ClientCore& core, const CallOptions& options) {
+  return call_and_decode<Concurrency>(core, get(core.path("/concurrency-check")), options,
                                       "concurrency check", decode_concurrency);
 }
+
+namespace {
 
 // ---- extract
 
@@ -308,24 +299,26 @@ ExtractResult decode_extract(const json& j) {
   return out;
 }
 
+}  // namespace
+
 template <class Request>
-Result<ExtractStarted> start_extract(const ClientCore& core, const std::string& v,
-                                     const Request& request, const CallOptions& options) {
+Result<ExtractStarted> start_extract(const ClientCore& core, const Request& request,
+                                     const CallOptions& options) {
   if (request.urls.empty()) {
     Error err;
     err.kind = ErrorKind::kInvalidArgument;
     err.message = "extract needs at least one URL";
     return err;
   }
-  return call_and_decode<ExtractStarted>(core, post("/" + v + "/extract", encode_extract(request)),
+  return call_and_decode<ExtractStarted>(core, post(core.path("/extract"), encode_extract(request)),
                                          options, "extract start", decode_extract_started);
 }
 
-Result<ExtractResult> extract_status(const ClientCore& core, const std::string& v,
-                                     const std::string& id, const CallOptions& options) {
+Result<ExtractResult> extract_status(const ClientCore& core, const std::string& id,
+                                     const CallOptions& options) {
+  const std::string target = core.path("/extract/" + escape_segment(id));
   auto status =
-      call_and_decode<ExtractResult>(core, get("/" + v + "/extract/" + escape_segment(id)), options,
-                                     "extract status", decode_extract);
+      call_and_decode<ExtractResult>(core, get(target), options, "extract status", decode_extract);
   if (status.ok()) return status;
   // A failed job answers 200 with `success: false` and its `status`: that is the job's state, not
   // a refused request, so it is returned as an ExtractResult (as `extract` promises).
@@ -345,32 +338,33 @@ Result<ExtractResult> extract_status(const ClientCore& core, const std::string& 
 /// Polls until the job leaves "processing", within `policy.max_wait` and the call's deadline,
 /// on the client's clock.
 template <class Request>
-Result<ExtractResult> extract(const ClientCore& core, const std::string& v, const Request& request,
+Result<ExtractResult> extract(const ClientCore& core, const Request& request,
                               const PollingPolicy& policy, const CallOptions& options) {
   Deadline deadline = core.deadline_for(options);
   if (policy.max_wait) {
     const auto end = core.clock().now() + *policy.max_wait;
     deadline = deadline ? std::min(*deadline, end) : end;
   }
-  auto job = start_extract(core, v, request, options);
+  auto job = start_extract(core, request, options);
   if (!job.ok()) return job.error();
   const std::string what = "extract job " + job->id;
   for (;;) {
-    auto status = extract_status(core, v, job->id, options);
+    auto status = extract_status(core, job->id, options);
     if (!status.ok() || status->done()) return status;
     if (auto stop = pause_between_polls(core, policy, policy.cancel, deadline, what)) return *stop;
   }
 }
 
-}  // namespace
+template Result<ExtractStarted> start_extract(const ClientCore&, const ExtractRequest&,
+                                              const CallOptions&);
+template Result<ExtractStarted> start_extract(const ClientCore&, const v1::ExtractRequest&,
+                                              const CallOptions&);
+template Result<ExtractResult> extract(const ClientCore&, const ExtractRequest&,
+                                       const PollingPolicy&, const CallOptions&);
+template Result<ExtractResult> extract(const ClientCore&, const v1::ExtractRequest&,
+                                       const PollingPolicy&, const CallOptions&);
+
 }  // namespace detail
-
-// ---- v2
-
-Result<MapResult> Client::map(const MapRequest& request, const CallOptions& options) const {
-  return detail::call_and_decode<MapResult>(*core_, detail::map_call("/v2/map", request), options,
-                                            "map result", detail::decode_map);
-}
 
 Result<CrawlParamsPreview> Client::crawl_params_preview(const CrawlParamsPreviewRequest& request,
                                                         const CallOptions& options) const {
@@ -380,79 +374,4 @@ Result<CrawlParamsPreview> Client::crawl_params_preview(const CrawlParamsPreview
       detail::decode_preview);
 }
 
-Result<CreditUsage> Client::credit_usage(const CallOptions& options) const {
-  return detail::credit_usage(*core_, "v2", options);
-}
-Result<UsageHistory> Client::credit_usage_history(bool by_api_key,
-                                                  const CallOptions& options) const {
-  return detail::history(*core_, "v2", "credit", by_api_key, options);
-}
-Result<TokenUsage> Client::token_usage(const CallOptions& options) const {
-  return detail::token_usage(*core_, "v2", options);
-}
-Result<UsageHistory> Client::token_usage_history(bool by_api_key,
-                                                 const CallOptions& options) const {
-  return detail::history(*core_, "v2", "token", by_api_key, options);
-}
-Result<QueueStatus> Client::queue_status(const CallOptions& options) const {
-  return detail::queue_status(*core_, "v2", options);
-}
-Result<Concurrency> Client::concurrency(const CallOptions& options) const {
-  return detail::concurrency(*core_, "v2", options);
-}
-Result<ExtractStarted> Client::start_extract(const ExtractRequest& request,
-                                             const CallOptions& options) const {
-  return detail::start_extract(*core_, "v2", request, options);
-}
-Result<ExtractResult> Client::extract_status(const std::string& id,
-                                             const CallOptions& options) const {
-  return detail::extract_status(*core_, "v2", id, options);
-}
-Result<ExtractResult> Client::extract(const ExtractRequest& request, const PollingPolicy& policy,
-                                      const CallOptions& options) const {
-  return detail::extract(*core_, "v2", request, policy, options);
-}
-
-// ---- v1
-
-namespace v1 {
-
-Result<MapResult> Client::map(const MapRequest& request, const CallOptions& options) const {
-  return detail::call_and_decode<MapResult>(*core_, detail::map_call("/v1/map", request), options,
-                                            "map result", detail::decode_map);
-}
-Result<CreditUsage> Client::credit_usage(const CallOptions& options) const {
-  return detail::credit_usage(*core_, "v1", options);
-}
-Result<UsageHistory> Client::credit_usage_history(bool by_api_key,
-                                                  const CallOptions& options) const {
-  return detail::history(*core_, "v1", "credit", by_api_key, options);
-}
-Result<TokenUsage> Client::token_usage(const CallOptions& options) const {
-  return detail::token_usage(*core_, "v1", options);
-}
-Result<UsageHistory> Client::token_usage_history(bool by_api_key,
-                                                 const CallOptions& options) const {
-  return detail::history(*core_, "v1", "token", by_api_key, options);
-}
-Result<QueueStatus> Client::queue_status(const CallOptions& options) const {
-  return detail::queue_status(*core_, "v1", options);
-}
-Result<Concurrency> Client::concurrency(const CallOptions& options) const {
-  return detail::concurrency(*core_, "v1", options);
-}
-Result<ExtractStarted> Client::start_extract(const ExtractRequest& request,
-                                             const CallOptions& options) const {
-  return detail::start_extract(*core_, "v1", request, options);
-}
-Result<ExtractResult> Client::extract_status(const std::string& id,
-                                             const CallOptions& options) const {
-  return detail::extract_status(*core_, "v1", id, options);
-}
-Result<ExtractResult> Client::extract(const ExtractRequest& request, const PollingPolicy& policy,
-                                      const CallOptions& options) const {
-  return detail::extract(*core_, "v1", request, policy, options);
-}
-
-}  // namespace v1
 }  // namespace webdata

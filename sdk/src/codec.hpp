@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -187,6 +188,36 @@ json encode(const std::map<std::string, T>& v) {
   return out;
 }
 
+/// How a member of a field list is read and written beyond the default (absent or null: the
+/// default stays; an unset optional is left out). Bits, combined with `|`.
+using Rules = unsigned;
+constexpr Rules kRequired = 1U << 0;   ///< read: absent is a parse error, even in an answer
+constexpr Rules kEssential = 1U << 1;  ///< read: absent or null leaves the default, any other
+                                       ///< value must decode, even in an answer
+constexpr Rules kOmitEmpty = 1U << 2;  ///< write: left out when empty
+constexpr Rules kNullUnset = 1U << 3;  ///< write: null when unset
+
+/// `M` is `T` or `const T`: one field list `fields(io, model)` serves the reader (`T&`) and
+/// the writer (`const T&`).
+template <class M, class T>
+using IfModel = std::enable_if_t<std::is_same_v<std::remove_const_t<M>, T>, int>;
+
+template <class T>
+struct IsOptional : std::false_type {};
+template <class T>
+struct IsOptional<std::optional<T>> : std::true_type {};
+
+template <class T, class = void>
+struct HasEmpty : std::false_type {};
+template <class T>
+struct HasEmpty<T, std::void_t<decltype(std::declval<const T&>().empty())>> : std::true_type {};
+
+template <class T, class = void>
+struct HasDiagnostics : std::false_type {};
+template <class T>
+struct HasDiagnostics<T, std::void_t<decltype(std::declval<T&>().diagnostics)>>
+    : std::true_type {};
+
 /// Reads the members of one JSON object into a model and remembers which keys it used, so the
 /// rest can be kept as extras. Inside an answer (a path with `diagnostics`) it is a tolerant
 /// reader: a known member that does not decode is left at its default, its raw JSON goes to the
@@ -203,55 +234,38 @@ class Reader {
 
   /// Absent or null: left unset.
   template <class T>
-  void opt(const char* key, std::optional<T>& out) {
-    if (const json* v = find(key); v != nullptr) read(key, *v, out);
-  }
+  void opt(const char* key, std::optional<T>& out);
   /// Absent or null: the model's default stays.
   template <class T>
-  void val(const char* key, T& out) {
-    if (const json* v = find(key); v != nullptr && !v->is_null()) read(key, *v, out);
-  }
+  void val(const char* key, T& out);
   /// A member the caller cannot go on without (a job's `status`, its `data`): absent or null
   /// leaves the default, any other value must decode, or the whole answer is refused.
   template <class T>
-  void essential(const char* key, T& out) {
-    if (const json* v = find(key); v != nullptr && !v->is_null()) decode(*v, out, path_.child(key));
-  }
+  void essential(const char* key, T& out);
   /// Absent: a parse error.
   template <class T>
-  void req(const char* key, T& out) {
-    const json* v = find(key);
-    if (v == nullptr) fail(path_, std::string("missing required key \"") + key + "\"");
-    decode(*v, out, path_.child(key));
-  }
+  void req(const char* key, T& out);
+  /// A member of a field list, read as `rules` say (kRequired, kEssential; the writing rules
+  /// do not matter here): by default `opt` for an optional, `val` for any other type.
   template <class T>
-  void operator()(const char* key, std::optional<T>& out) {
-    opt(key, out);
-  }
+  void operator()(const char* key, T& out, Rules rules = 0);
+  /// Member `key`, when present and not null, read by `Codec::read(value, out, path)`: for a
+  /// member whose wire form is not its type's own. Not tolerant: a ParseError fails the model.
+  template <class T, class Codec>
+  void with(const char* key, T& out, Codec codec);
+  /// Reads member `key` without taking it: it stays in the extras too.
   template <class T>
-  void operator()(const char* key, T& out) {
-    val(key, out);
-  }
+  void also(const char* key, T& out);
+  /// The end of a field list: every member not read goes to `out`. (`owner` is the writer's.)
+  void extras(Extras& out, const char* /*owner*/ = nullptr) { rest(out); }
   /// An array member, each element made by `item(element, path)`; absent or null: left empty.
   /// For lists whose elements are read differently from their model's own codec.
   template <class T, class Item>
-  void each(const char* key, std::vector<T>& out, Item item) {
-    const json* v = find(key);
-    if (v == nullptr || v->is_null()) return;
-    tolerating(key, out, [&] {
-      const Path list = path_.child(key);
-      if (!v->is_array()) fail(list, std::string("expected an array, got ") + type_name(*v));
-      for (std::size_t i = 0; i < v->size(); ++i) out.push_back(item((*v)[i], list.at(i)));
-    });
-  }
+  void each(const char* key, std::vector<T>& out, Item item);
   /// Member `key`, when present and not null, read by `step(value, path)`: for members read
   /// differently from their type's own codec, with the same tolerance.
   template <class T, class Step>
-  void custom(const char* key, T& out, Step step) {
-    const json* v = find(key);
-    if (v == nullptr || v->is_null()) return;
-    tolerating(key, out, [&] { step(*v, path_.child(key)); });
-  }
+  void custom(const char* key, T& out, Step step);
   /// Marks a key as handled without reading it.
   void skip(const char* key) { seen_.push_back(key); }
   const json* find(const char* key) {
@@ -259,14 +273,11 @@ class Reader {
     auto it = j_.find(key);
     return it == j_.end() ? nullptr : &*it;
   }
-  bool seen(const std::string& key) const {
-    for (const char* k : seen_) {
-      if (key == k) return true;
-    }
-    return false;
-  }
+  bool seen(const std::string& key) const;
   /// Every member not read so far, and every member set aside (with its diagnostic line).
   void rest(Extras& out);
+  /// `rest` of a nested object, each key put under its `owner` ("data" makes "data.key").
+  void rest_under(const char* owner, Extras& out);
 
  private:
   template <class T>
@@ -276,15 +287,7 @@ class Reader {
   /// Runs `step`, which fills `out` from member `key`; in an answer, a ParseError sets the
   /// member aside and resets `out` (a list may have been half filled).
   template <class T, class Step>
-  void tolerating(const char* key, T& out, Step step) {
-    if (path_.diagnostics == nullptr) return step();
-    try {
-      step();
-    } catch (const ParseError& e) {
-      out = T{};
-      set_aside_.emplace_back(key, e.what());
-    }
-  }
+  void tolerating(const char* key, T& out, Step step);
 
   const json& j_;
   const Path& path_;
@@ -293,7 +296,73 @@ class Reader {
   std::vector<std::pair<const char*, std::string>> set_aside_;
 };
 
-/// Writes members of one JSON object, leaving unset optionals out.
+template <class T>
+void Reader::opt(const char* key, std::optional<T>& out) {
+  if (const json* v = find(key); v != nullptr) read(key, *v, out);
+}
+template <class T>
+void Reader::val(const char* key, T& out) {
+  if (const json* v = find(key); v != nullptr && !v->is_null()) read(key, *v, out);
+}
+template <class T>
+void Reader::essential(const char* key, T& out) {
+  if (const json* v = find(key); v != nullptr && !v->is_null()) decode(*v, out, path_.child(key));
+}
+template <class T>
+void Reader::req(const char* key, T& out) {
+  const json* v = find(key);
+  if (v == nullptr) fail(path_, std::string("missing required key \"") + key + "\"");
+  decode(*v, out, path_.child(key));
+}
+template <class T>
+void Reader::operator()(const char* key, T& out, Rules rules) {
+  if (rules & kRequired) return req(key, out);
+  if (rules & kEssential) return essential(key, out);
+  if constexpr (IsOptional<T>::value) {
+    opt(key, out);
+  } else {
+    val(key, out);
+  }
+}
+template <class T, class Codec>
+void Reader::with(const char* key, T& out, Codec /*codec*/) {
+  if (const json* v = find(key); v != nullptr && !v->is_null()) {
+    Codec::read(*v, out, path_.child(key));
+  }
+}
+template <class T>
+void Reader::also(const char* key, T& out) {
+  if (auto it = j_.find(key); it != j_.end()) read(key, *it, out);
+}
+template <class T, class Item>
+void Reader::each(const char* key, std::vector<T>& out, Item item) {
+  const json* v = find(key);
+  if (v == nullptr || v->is_null()) return;
+  tolerating(key, out, [&] {
+    const Path list = path_.child(key);
+    if (!v->is_array()) fail(list, std::string("expected an array, got ") + type_name(*v));
+    for (std::size_t i = 0; i < v->size(); ++i) out.push_back(item((*v)[i], list.at(i)));
+  });
+}
+template <class T, class Step>
+void Reader::custom(const char* key, T& out, Step step) {
+  const json* v = find(key);
+  if (v == nullptr || v->is_null()) return;
+  tolerating(key, out, [&] { step(*v, path_.child(key)); });
+}
+template <class T, class Step>
+void Reader::tolerating(const char* key, T& out, Step step) {
+  if (path_.diagnostics == nullptr) return step();
+  try {
+    step();
+  } catch (const ParseError& e) {
+    out = T{};
+    set_aside_.emplace_back(key, e.what());
+  }
+}
+
+/// Writes members of one JSON object, leaving unset optionals out; the other side of `Reader`,
+/// so that one field list (`fields(io, model)`) serves both.
 class Writer {
  public:
   template <class T>
@@ -304,21 +373,77 @@ class Writer {
   void val(const char* key, const T& v) {
     out[key] = encode(v);
   }
+  /// A member of a field list, written as `rules` say (kOmitEmpty, kNullUnset).
   template <class T>
-  void operator()(const char* key, const std::optional<T>& v) {
+  void operator()(const char* key, const std::optional<T>& v, Rules rules = 0) {
+    if (!v && (rules & kNullUnset)) out[key] = nullptr;
     opt(key, v);
   }
   template <class T>
-  void operator()(const char* key, const T& v) {
+  void operator()(const char* key, const T& v, Rules rules = 0) {
+    if ((rules & kOmitEmpty) && is_empty(v)) return;
     val(key, v);
   }
-  void extras(const Extras& extras) {
+  /// Member `key` as `Codec::write(v)` makes it; a null result leaves it out.
+  template <class T, class Codec>
+  void with(const char* key, const T& v, Codec /*codec*/) {
+    json member = Codec::write(v);
+    if (!member.is_null()) out[key] = std::move(member);
+  }
+  template <class T>
+  void also(const char* key, const T& v) {
+    (*this)(key, v);
+  }
+  /// The end of a field list: the extras not written already. Those of `owner` ("data": the
+  /// key itself and "data.*") belong to that member's own object and are not repeated here.
+  void extras(const Extras& extras, const char* owner = nullptr) {
     for (const auto& [key, value] : extras) {
+      if (owner != nullptr && owned_by(key, owner)) continue;
       if (!out.contains(key)) out[key] = to_tree(value);
     }
   }
   json out = json::object();
+
+ private:
+  template <class T>
+  static bool is_empty(const T& v) {
+    if constexpr (HasEmpty<T>::value) {
+      return v.empty();
+    } else {
+      return false;
+    }
+  }
+  static bool owned_by(const std::string& key, const char* owner);
 };
+
+/// Decodes a model from the field list `fields(Reader&, T&)`; a model with `diagnostics`
+/// collects the oddities of the answer there.
+template <class T>
+void read_fields(const json& j, T& out, const Path& p) {
+  if constexpr (HasDiagnostics<T>::value) {
+    const Path here = p.collecting(out.diagnostics);
+    Reader r(j, here);
+    fields(r, out);
+  } else {
+    Reader r(j, p);
+    fields(r, out);
+  }
+}
+
+/// Encodes a model from the same field list, `fields(Writer&, const T&)`.
+template <class T>
+json write_fields(const T& v) {
+  Writer w;
+  fields(w, v);
+  return std::move(w.out);
+}
+
+/// `decode` and `encode` of a model that has a field list and nothing else to it.
+#define WEBDATA_FIELDS_CODEC(T)                    \
+  void decode(const json& j, T& out, const Path& p) { \
+    read_fields(j, out, p);                         \
+  }                                                 \
+  json encode(const T& v) { return write_fields(v); }
 
 /// Decodes a document from JSON text that `scan_json` accepted (a whole answer or a slice of
 /// one) without building a tree when the document has the common shape; any other shape

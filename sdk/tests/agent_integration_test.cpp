@@ -4,12 +4,15 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <future>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "eventually.hpp"
 #include "sdk_mock.hpp"
 #include "webdata/webdata.hpp"
 
@@ -116,18 +119,22 @@ TEST_CASE("cancel_agent of a finished job is false, a job cancelled while polled
   auto started = client.start_agent(library_question());
   REQUIRE(started.ok());
   const std::string id = *started->id;
-  std::thread canceller([&client, id] {
-    std::this_thread::sleep_for(100ms);
+  std::promise<void> polling;
+  std::thread canceller([&client, id, polled = polling.get_future()] {
+    polled.wait();  // the poll below has begun
     (void)client.cancel_agent(id);
   });
   webdata::AgentResult current = *started;
-  while (!current.status.is_terminal()) {
-    std::this_thread::sleep_for(20ms);
+  bool first = true;
+  const bool ended = webdata::testing::eventually([&] {
     auto next = client.agent_status(id);
+    if (std::exchange(first, false)) polling.set_value();
     REQUIRE(next.ok());
     current = *next;
-  }
+    return current.status.is_terminal();
+  });
   canceller.join();
+  REQUIRE(ended);
   CHECK(current.status == webdata::JobState::cancelled());
 }
 

@@ -383,3 +383,63 @@ TEST_CASE("Json values are validated and compact", "[models][json]") {
   CHECK(webdata::Json::string("say \"hi\"").as_string() == "say \"hi\"");
   CHECK(webdata::Json().is_null());
 }
+
+// One field list serves both directions; what differs is said by a rule or a member codec.
+// Each of them, both ways.
+TEST_CASE("the member rules of the field lists hold when reading and when writing") {
+  SECTION("a model that carries only its type or URL is written as that bare string") {
+    CHECK(tree(webdata::to_json(webdata::FormatEntry("markdown"))) == json("markdown"));
+    CHECK(tree(webdata::to_json(webdata::WebhookSpec("https://h.test/"))) ==
+          json("https://h.test/"));
+    const char* screenshot = R"({"type": "screenshot", "fullPage": true})";
+    CHECK(tree(webdata::to_json(read<webdata::FormatEntry>(screenshot))) ==
+          json::parse(screenshot));
+    CHECK(read<webdata::FormatEntry>(R"("links")").type == "links");
+    CHECK(!webdata::from_json<webdata::FormatEntry>(R"({"fullPage": true})").ok());  // kRequired
+  }
+  SECTION("an agent's decline is {approvalId} on the wire, the id in the model") {
+    webdata::AgentRequest request;
+    request.prompt = "p";
+    request.exchange = webdata::AgentExchange{};
+    request.exchange->decline = "ap-1";
+    const json wire = tree(webdata::to_json(request));
+    CHECK(wire.at("exchange") == json::parse(R"({"decline": {"approvalId": "ap-1"}})"));
+    CHECK(read<webdata::AgentRequest>(wire.dump()).exchange->decline == "ap-1");
+  }
+  SECTION("an agent result leaves out an empty status, empty toolkits and an empty data") {
+    webdata::AgentResult result;
+    result.exchange = webdata::AgentExchangeSummary{};
+    result.exchange->enabled = true;
+    const json wire = tree(webdata::to_json(result));
+    CHECK(wire ==
+          json::parse(R"({"exchange": {"enabled": true, "paidCalls": 0, "creditsUsed": null}})"));
+  }
+  SECTION("the members of a nested data object it does not know stay inside it") {
+    check_round_trip<webdata::SearchResults>(
+        R"({"success": true, "data": {"web": [], "images": [], "news": [], "videos": [1]}})");
+    const auto agent = read<webdata::AgentResult>(
+        R"({"status": "completed", "data": {"result": {"a": 1}, "sources": [], "notes": "n"}})");
+    CHECK(agent.extras.count("data.notes") == 1);
+    CHECK(tree(webdata::to_json(agent)).at("data").at("notes") == "n");
+  }
+  SECTION("a job's error is typed when a string, and stays in the extras either way") {
+    const auto failed = read<webdata::JobStatus>(R"({"status": "failed", "error": "boom"})");
+    CHECK(failed.error == "boom");
+    CHECK(failed.extras.count("error") == 1);
+    CHECK(failed.diagnostics.empty());
+    const auto odd = read<webdata::JobStatus>(R"({"status": "failed", "error": {}})");
+    CHECK(!odd.error);
+    CHECK(odd.extras.count("error") == 1);
+    REQUIRE(odd.diagnostics.size() == 1);
+    CHECK(odd.diagnostics[0] ==
+          "at error: expected a string, got an object; kept as raw JSON in extras");
+  }
+  SECTION("a crawl's delay is whole seconds when it can be, a fraction otherwise") {
+    webdata::v1::CrawlRequest crawl;
+    crawl.url = "https://docs.example.test/";
+    crawl.delay = std::chrono::seconds(2);
+    CHECK(tree(webdata::to_json(crawl)).at("delay") == 2);
+    CHECK(read<webdata::v1::CrawlRequest>(R"({"url": "u", "delay": 0.25})").delay ==
+          std::chrono::milliseconds(250));
+  }
+}

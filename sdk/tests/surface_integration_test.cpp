@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "api_client.hpp"
+#include "eventually.hpp"
 #include "sdk_mock.hpp"
 #include "stub_mapping.hpp"
 #include "webdata/webdata.hpp"
@@ -192,12 +193,12 @@ TEST_CASE("start_extract and extract_status: processing, then completed, errors 
   CHECK(first->status == "processing");
   CHECK_FALSE(first->done());
   webdata::ExtractResult last = *first;
-  for (int i = 0; i < 200 && !last.done(); ++i) {
-    std::this_thread::sleep_for(50ms);
+  webdata::testing::eventually([&] {
     auto next = client.extract_status(started->id);
     REQUIRE(next.ok());
     last = *next;
-  }
+    return last.done();
+  });
   CHECK(last.status == "completed");
   CHECK(last.data.is_object());
   CHECK(last.sources.empty());  // not asked for
@@ -260,12 +261,11 @@ TEST_CASE("a failed extract job is an ExtractResult with its error, not an Error
   auto started = client.start_extract(req);
   REQUIRE(started.ok());
   webdata::ExtractResult last;
-  for (int i = 0; i < 200; ++i) {
+  webdata::testing::eventually([&] {
     auto status = client.extract_status(started->id);
     REQUIRE(status.ok());
     last = *status;
-    if (last.done()) break;
-    std::this_thread::sleep_for(20ms);
-  }
+    return last.done();
+  });
   CHECK(last.status == "failed");
 }

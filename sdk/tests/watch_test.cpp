@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "api_client.hpp"
+#include "eventually.hpp"
 #include "sdk_mock.hpp"
 #include "webdata/webdata.hpp"
 
@@ -50,6 +51,14 @@ long long open_watchers(const SdkMock& mock) {
   const auto reply = webdata::testing::ApiClient(mock.url()).get("/__admin/watchers");
   REQUIRE(reply.status == 200);
   return reply.body.at("open").get<long long>();
+}
+
+// Requests the mock has answered (its journal; a watcher's WebSocket upgrade counts), -1 when
+// the journal cannot be read. No assertion: a helper thread calls it.
+long long handled(const SdkMock& mock) {
+  const auto reply = webdata::testing::ApiClient(mock.url()).get("/__admin/requests");
+  if (reply.status != 200) return -1;
+  return reply.body.at("meta").at("total").get<long long>();
 }
 
 webdata::CrawlRequest crawl_of(const std::string& url) {
@@ -221,8 +230,11 @@ TEST_CASE("watch() stops at its deadline and when cancelled", "[watch][integrati
     CHECK(std::chrono::steady_clock::now() - started < 5s);
 
     auto cancellable = policy_for(mode);
-    std::thread canceller([token = cancellable.polling.cancel] {
-      std::this_thread::sleep_for(200ms);
+    // Cancelled once the watch has reached the mock (its upgrade or first poll is answered).
+    const long long before = handled(mock);
+    REQUIRE(before >= 0);
+    std::thread canceller([&mock, before, token = cancellable.polling.cancel] {
+      webdata::testing::eventually([&] { return handled(mock) > before; });
       token.cancel();
     });
     const Watched cancelled = run(job.watch(cancellable));
@@ -231,10 +243,6 @@ TEST_CASE("watch() stops at its deadline and when cancelled", "[watch][integrati
     CHECK(cancelled.error->kind == webdata::ErrorKind::kCancelled);
   }
   // A watcher that stopped reading is gone from the server.
-  const auto end = std::chrono::steady_clock::now() + 10s;
-  while (open_watchers(mock) != 0 && std::chrono::steady_clock::now() < end) {
-    std::this_thread::sleep_for(10ms);
-  }
-  CHECK(open_watchers(mock) == 0);
+  CHECK(webdata::testing::eventually([&] { return open_watchers(mock) == 0; }));
   CHECK(job.cancel().ok());
 }

@@ -1,9 +1,11 @@
 #pragma once
 
+#include <chrono>
 #include <sstream>
 #include <string>
 
 #include "app/mock_server.hpp"
+#include "eventually.hpp"
 
 namespace webdata::testing {
 
@@ -19,6 +21,20 @@ class RunningMock {
 
   std::string url(const std::string& path = "") const { return server_.base_url() + path; }
   mock::MockServer& server() { return server_; }
+
+  /// Lets the jobs' slow pages take their time on the mock's clock instead of in real time: a
+  /// second at a time whenever a page waits for its delay, until no job runs (true) or
+  /// `timeout` passes in real time. Pages come due in the order their delays give.
+  bool finish_jobs(std::chrono::milliseconds timeout = std::chrono::seconds(30)) {
+    auto& jobs = server_.jobs();
+    return eventually(
+        [&] {
+          if (jobs.wait_idle(std::chrono::milliseconds(0))) return true;
+          if (jobs.deferred_count() > 0) server_.clock().advance(std::chrono::seconds(1));
+          return false;
+        },
+        timeout);
+  }
 
   static mock::Config quiet_config() {
     mock::Config config;

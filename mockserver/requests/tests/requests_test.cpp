@@ -199,7 +199,7 @@ TEST_CASE("search sources inherit the request's settings as the service's do", "
 TEST_CASE("the Aug-2025 rules know the build's eight format types, and no newer one",
           "[requests][validate]") {
   requests::Rules aug;
-  aug.aug_2025_formats = true;
+  aug.aug_2025 = true;
   json images = {{"url", "https://a.example/x"}, {"formats", {"images"}}};
   json plain = images;
   CHECK_FALSE(requests::validate("v2/scrape.request", plain));
@@ -210,4 +210,19 @@ TEST_CASE("the Aug-2025 rules know the build's eight format types, and no newer 
   CHECK(refused->details[0]["unionErrors"].size() == 8);
   json screenshot = {{"url", "https://a.example/x"}, {"formats", {"markdown", "screenshot"}}};
   CHECK_FALSE(requests::validate("v2/scrape.request", screenshot, aug));
+}
+
+TEST_CASE("the Aug-2025 rules have no maximum for a scrape's timeout", "[requests][validate]") {
+  requests::Rules aug;
+  aug.aug_2025 = true;
+  json scrape = {{"url", "https://a.example/x"}, {"timeout", 400000}};
+  json plain = scrape;
+  const auto refused = requests::validate("v2/scrape.request", plain);
+  REQUIRE(refused);
+  CHECK(refused->details[0]["code"] == "too_big");
+  CHECK_FALSE(requests::validate("v2/scrape.request", scrape, aug));
+  json crawl = {{"url", "https://a.example/"}, {"scrapeOptions", {{"timeout", 400000}}}};
+  CHECK_FALSE(requests::validate("v2/crawl.request", crawl, aug));
+  json negative = {{"url", "https://a.example/x"}, {"timeout", -1}};
+  CHECK(requests::validate("v2/scrape.request", negative, aug));
 }

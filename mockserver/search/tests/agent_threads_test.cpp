@@ -4,6 +4,7 @@
 #include <chrono>
 #include <thread>
 
+#include "eventually.hpp"
 #include "search_support.hpp"
 #include "webdata/webhooks.hpp"
 #include "webhook_receiver.hpp"
@@ -162,11 +163,9 @@ TEST_CASE("a cancelled job's trace ends with the cancel and a cancelled outcome"
   ApiClient api(mock.url());
   const std::string id = post_agent(api, {{"prompt", "library opening hours winter"}})["id"];
   // Cancel once the job has begun (a worker picked it up), so its trace has a start to end.
-  const auto give_up = std::chrono::steady_clock::now() + 20s;
-  while (get_ok(api, "/v2/agent/" + id + "/trace", "v2/agent-trace.response")["events"].empty()) {
-    REQUIRE(std::chrono::steady_clock::now() < give_up);
-    std::this_thread::sleep_for(10ms);
-  }
+  REQUIRE(webdata::testing::eventually([&] {
+    return !get_ok(api, "/v2/agent/" + id + "/trace", "v2/agent-trace.response")["events"].empty();
+  }));
   REQUIRE(api.del("/v2/agent/" + id).body["success"] == true);
   const json trace = get_ok(api, "/v2/agent/" + id + "/trace", "v2/agent-trace.response");
   const auto types = event_types(trace);

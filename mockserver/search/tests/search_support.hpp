@@ -12,6 +12,7 @@
 #include <webdata/contract/schemas.hpp>
 
 #include "api_client.hpp"
+#include "eventually.hpp"
 #include "mock_fixture.hpp"
 
 namespace search_test {
@@ -63,13 +64,12 @@ inline json agent_status(const ApiClient& api, const std::string& id) {
 
 /// Polls an agent run until it leaves `processing` (at most 20 s).
 inline json wait_agent_end(const ApiClient& api, const std::string& id) {
-  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  for (;;) {
-    json body = agent_status(api, id);
-    if (body["status"] != "processing") return body;
-    REQUIRE(std::chrono::steady_clock::now() < give_up);
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  json body;
+  REQUIRE(webdata::testing::eventually([&] {
+    body = agent_status(api, id);
+    return body["status"] != "processing";
+  }));
+  return body;
 }
 
 inline json search(const ApiClient& api, json request, const std::string& version = "v2") {

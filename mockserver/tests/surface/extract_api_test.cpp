@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "api_client.hpp"
+#include "eventually.hpp"
 #include "mock_fixture.hpp"
 #include "stub_mapping.hpp"
 #include "webdata/contract/schemas.hpp"
@@ -57,15 +58,16 @@ struct Shop {
 
   /// Polls until the job leaves `processing`; every answer on the way must fit the schema.
   json wait(const std::string& version, const std::string& id) {
-    for (int i = 0; i < 500; ++i) {
+    json body;
+    const bool ended = webdata::testing::eventually([&] {
       const auto r = api.get("/" + version + "/extract/" + id);
       REQUIRE(r.status == 200);
       check_schema(version + "/extract-status.response", r.body);
-      if (r.body["status"] != "processing") return r.body;
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    FAIL("the extract job did not finish");
-    return {};
+      body = r.body;
+      return body["status"] != "processing";
+    });
+    if (!ended) FAIL("the extract job did not finish");
+    return body;
   }
 
   static void check_schema(const std::string& schema, const json& body) {

@@ -10,6 +10,7 @@
 
 #include "api_client.hpp"
 #include "core/time.hpp"
+#include "eventually.hpp"
 #include "mock_fixture.hpp"
 #include "schema_check.hpp"
 #include "webdata/contract/schemas.hpp"
@@ -150,7 +151,8 @@ TEST_CASE("queue status and concurrency follow the team's running job", "[team]"
   REQUIRE(batch.status == 200);
   bool saw_waiting = false;
   bool saw_success = false;  // a page done, so that mostRecentSuccess is set below
-  for (int i = 0; i < 300 && !(saw_waiting && saw_success); ++i) {
+  // Read while the batch runs, until both have been seen: pages waiting, then one done.
+  webdata::testing::eventually([&] {
     r = api.get("/v2/team/queue-status");
     check_schema("v2/queue-status.response", r.body);
     saw_waiting = saw_waiting || r.body["waitingJobsInQueue"].get<int>() > 0;
@@ -160,8 +162,8 @@ TEST_CASE("queue status and concurrency follow the team's running job", "[team]"
     const auto c = api.get("/v2/concurrency-check");
     check_schema("v2/concurrency-check.response", c.body);
     CHECK(c.body["concurrency"].get<int>() <= c.body["maxConcurrency"].get<int>());
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+    return saw_waiting && saw_success;
+  });
   CHECK(saw_waiting);
   REQUIRE(api.del("/v2/batch/scrape/" + batch.body["id"].get<std::string>()).status == 200);
   REQUIRE(mock.server().jobs().wait_idle(std::chrono::seconds(20)));

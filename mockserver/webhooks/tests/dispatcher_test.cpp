@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "eventually.hpp"
 #include "webhook_receiver.hpp"
 #include "webhooks/dispatcher.hpp"
 
@@ -68,15 +69,7 @@ int page_number(const Receiver::Request& request) {
   return data.empty() ? -1 : data.at(0).at("n").get<int>();
 }
 
-template <typename Predicate>
-bool eventually(Predicate predicate, std::chrono::milliseconds timeout = kPatience) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (predicate()) return true;
-    std::this_thread::sleep_for(5ms);
-  }
-  return predicate();
-}
+using webdata::testing::eventually;
 
 }  // namespace
 
@@ -462,6 +455,33 @@ TEST_CASE("a failing receiver is retried with growing backoff, then given up") {
   CHECK(log[1].at("outcome") == "retrying");
   CHECK(log[2].at("outcome") == "failed");
   CHECK(log[3].at("outcome") == "delivered");
+}
+
+TEST_CASE("a retry waits on the mock's clock: advancing it makes the retry due at once") {
+  Receiver receiver;
+  std::atomic<bool> fail{true};
+  receiver.set_handler([&](const Receiver::Request&) {
+    Receiver::Reply reply;
+    reply.status = fail ? 503 : 200;
+    return reply;
+  });
+  Settings settings = fast_settings();
+  settings.first_backoff = std::chrono::minutes(2);
+  webdata::mock::Clock clock;
+  Dispatcher dispatcher(settings, clock);
+  dispatcher.enqueue("job", target_for(receiver), "k", "crawl.page", true, page(1), std::nullopt);
+  REQUIRE(eventually([&] { return dispatcher.log_json().size() == 1; }));
+  fail = false;
+  CHECK_FALSE(dispatcher.drain("job", 50ms));  // the retry waits for its two minutes
+
+  clock.advance(std::chrono::seconds(119));  // not yet
+  CHECK_FALSE(dispatcher.drain("job", 50ms));
+  clock.advance(std::chrono::seconds(1));
+  REQUIRE(dispatcher.drain("job", kPatience));
+  const auto log = dispatcher.log_json();
+  REQUIRE(log.size() == 2);
+  CHECK(log[0].at("outcome") == "retrying");
+  CHECK(log[1].at("outcome") == "delivered");
 }
 
 TEST_CASE("redirects are not followed, they count as failed attempts") {

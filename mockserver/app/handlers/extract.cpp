@@ -1,4 +1,6 @@
-#include "app/mock_server.hpp"
+#include "app/answers.hpp"
+#include "app/handlers/handlers.hpp"
+#include "requests/validate.hpp"
 #include "core/url.hpp"
 #include "jobs/extract_jobs.hpp"
 
@@ -6,7 +8,7 @@
 // it. A job made through one version is readable through the other, as deployments share one
 // store; the status answer has the same shape in both.
 
-namespace webdata::mock {
+namespace webdata::mock::handlers {
 
 using nlohmann::json;
 
@@ -16,27 +18,9 @@ bool ends_with_glob(const std::string& url) {
   return url.size() >= 2 && url.compare(url.size() - 2, 2, "/*") == 0;
 }
 
-}  // namespace
-
-void MockServer::add_extract_routes() {
-  for (const auto version : {requests::Version::v1, requests::Version::v2}) {
-    const std::string v = requests::version_name(version);
-    api<requests::ExtractRequest>(
-        "POST", "/" + v + "/extract", version, Credits::checked,
-        [this](ApiCall& call, std::shared_ptr<const requests::ExtractRequest> request) {
-          return start_extract(call, *request);
-        });
-    api("GET", "/" + v + "/extract/{id}", [this](ApiCall& call) {
-      const auto job = extracts_->find(call.params.at("id"), call.team.id);
-      if (!job) return http::Response::error(404, "Extract job not found");
-      return http::Response::json(200, extracts_->status_body(*job));
-    });
-  }
-}
-
-http::Response MockServer::start_extract(ApiCall& call, const requests::ExtractRequest& request) {
+http::Response start_extract(Services& s, ApiCall& call, const requests::ExtractRequest& request) {
   // --inject-fault no-llm-key: the recorded build's v1 extract fails outright without one.
-  if (call.version == "v1" && config_.has_fault("no-llm-key")) {
+  if (call.version == "v1" && s.config.has_fault("no-llm-key")) {
     return http::Response::error(500, "Internal server error");
   }
   jobs::ExtractRequest job;
@@ -53,11 +37,7 @@ http::Response MockServer::start_extract(ApiCall& call, const requests::ExtractR
     }
   }
   if (job.urls.empty()) {
-    const std::string message = "No valid URL to extract from";
-    return refusal_answer(requests::Refusal{
-        "Bad Request",
-        json::array({{{"code", "custom"}, {"path", json::array({"urls"})}, {"message", message}}}),
-        "urls: " + message});
+    return field_refusal("urls", "No valid URL to extract from");
   }
   if (!invalid.empty()) {
     job.warnings.push_back("Skipped " + std::to_string(invalid.size()) + " invalid URL" +
@@ -67,18 +47,39 @@ http::Response MockServer::start_extract(ApiCall& call, const requests::ExtractR
     job.warnings.push_back(
         "enableWebSearch: the mock reads only the URLs given and the pages they stand for.");
   }
-  if (auto refused = check_scrape_options(request.scrape_options, call.team)) return *refused;
+  if (auto refused = s.check_scrape_options(request.scrape_options, call.team)) return *refused;
   job.scrape_options = request.scrape_options;
   job.spec = requests::ExtractSpec{request.schema.value_or(json()), request.prompt.value_or(""),
                                    request.system_prompt.value_or("")};
   job.allow_external_links = request.allow_external_links;
   job.include_subdomains = request.takes_subdomains();
   job.show_sources = request.show_sources;
-  const auto started = extracts_->start(call.team, std::move(job));
+  const auto started = s.extracts->start(call.team, std::move(job));
   // The service answers the start with the (empty) trace of the URLs it will consider.
   json out = {{"success", true}, {"id", started->id}, {"urlTrace", json::array()}};
   if (request.ignore_invalid_urls && !invalid.empty()) out["invalidURLs"] = invalid;
   return http::Response::json(200, out);
 }
 
-}  // namespace webdata::mock
+http::Response extract_status(Services& s, ApiCall& call) {
+  const auto job = s.extracts->find(call.params.at("id"), call.team.id);
+  if (!job) return http::Response::error(404, "Extract job not found");
+  return http::Response::json(200, s.extracts->status_body(*job));
+}
+
+}  // namespace
+
+void add_extract_routes(ApiRoutes& routes, Services& s) {
+  for (const auto version : {requests::Version::v1, requests::Version::v2}) {
+    const std::string v = requests::version_name(version);
+    routes.api<requests::ExtractRequest>(
+        "POST", "/" + v + "/extract", version, Credits::checked,
+        [&s](ApiCall& call, std::shared_ptr<const requests::ExtractRequest> request) {
+          return start_extract(s, call, *request);
+        });
+    routes.api("GET", "/" + v + "/extract/{id}",
+               [&s](ApiCall& call) { return extract_status(s, call); });
+  }
+}
+
+}  // namespace webdata::mock::handlers

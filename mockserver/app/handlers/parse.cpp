@@ -1,7 +1,8 @@
 #include <string>
 #include <string_view>
 
-#include "app/mock_server.hpp"
+#include "app/answers.hpp"
+#include "app/handlers/handlers.hpp"
 #include "core/multipart.hpp"
 #include "core/text.hpp"
 #include "core/time.hpp"
@@ -11,7 +12,7 @@
 // file's bytes (scrape::Scraper::scrape_upload). The service's own answers are the reference for
 // what is refused and how (docs/reference/parse.md).
 
-namespace webdata::mock {
+namespace webdata::mock::handlers {
 
 using nlohmann::json;
 
@@ -75,7 +76,7 @@ std::string encode_component(std::string_view text) {
   return out;
 }
 
-http::Response bad_request(const std::string& message, const std::string& code = "BAD_REQUEST") {
+http::Response bad_upload(const std::string& message, const std::string& code = "BAD_REQUEST") {
   return http::Response::error(400, message, code);
 }
 
@@ -84,25 +85,24 @@ std::optional<http::Response> read_file_part(const http::Request& request, Multi
                                              const MultipartPart*& file) {
   const std::string sent = request.header("Content-Type").value_or("");
   if (!is_multipart_form_data(sent)) {
-    return bad_request(std::string(kMissingFile) + " The body was sent " +
-                       (sent.empty() ? std::string("without a Content-Type")
-                                     : "as '" + sent + "'") +
-                       ".");
+    return bad_upload(std::string(kMissingFile) + " The body was sent " +
+                      (sent.empty() ? std::string("without a Content-Type") : "as '" + sent + "'") +
+                      ".");
   }
   const auto boundary = multipart_boundary(sent);
   if (!boundary) {
-    return bad_request("Malformed multipart/form-data body: the Content-Type '" + sent +
-                       "' has no usable boundary parameter (1 to 70 characters).");
+    return bad_upload("Malformed multipart/form-data body: the Content-Type '" + sent +
+                      "' has no usable boundary parameter (1 to 70 characters).");
   }
   body = parse_multipart(request.body, *boundary);
-  if (!body.ok()) return bad_request("Malformed multipart/form-data body: " + body.error + ".");
+  if (!body.ok()) return bad_upload("Malformed multipart/form-data body: " + body.error + ".");
   file = body.find("file");
-  if (file == nullptr) return bad_request(kMissingFile);
+  if (file == nullptr) return bad_upload(kMissingFile);
   if (!file->filename) {
     // A part without a filename is a form field, not a file, to the service's upload reader.
-    return bad_request(std::string(kMissingFile) +
-                       " The 'file' part has no filename in its Content-Disposition, so it is a "
-                       "text field rather than a file.");
+    return bad_upload(std::string(kMissingFile) +
+                      " The 'file' part has no filename in its Content-Disposition, so it is a "
+                      "text field rather than a file.");
   }
   return std::nullopt;
 }
@@ -114,12 +114,12 @@ std::optional<http::Response> read_options(const MultipartResult& body,
   if (const MultipartPart* part = body.find("options")) {
     options = json::parse(part->body, nullptr, false);
     if (options.is_discarded()) {
-      return bad_request("Invalid JSON in the 'options' field. Provide a valid JSON string.");
+      return bad_upload("Invalid JSON in the 'options' field. Provide a valid JSON string.");
     }
-    if (!options.is_object()) return bad_request("The 'options' field must parse to a JSON object.");
+    if (!options.is_object()) return bad_upload("The 'options' field must parse to a JSON object.");
   }
   if (auto refusal = requests::validate("v2/parse.request", options)) {
-    return MockServer::refusal_answer(*refusal);
+    return refusal_answer(*refusal);
   }
   out = requests::decode_parse_options(options);
   // What needs a browser or a history of the page: refused with the service's texts.
@@ -129,8 +129,8 @@ std::optional<http::Response> read_options(const MultipartResult& body,
       {"changeTracking", "change tracking"}};
   for (const auto& [format, what] : kNotForFiles) {
     if (out.wants(format)) {
-      return bad_request(std::string("Parse uploads do not support ") + what + ".",
-                         "PARSE_UNSUPPORTED_OPTIONS");
+      return bad_upload(std::string("Parse uploads do not support ") + what + ".",
+                        "PARSE_UNSUPPORTED_OPTIONS");
     }
   }
   return std::nullopt;
@@ -148,10 +148,10 @@ std::optional<http::Response> make_upload(const MultipartPart& file, scrape::Upl
   const bool from_media = kind != nullptr;
   if (kind == nullptr) kind = kind_of_extension(extension_of(filename));
   if (kind == nullptr) {
-    return bad_request("Unsupported upload type" +
-                           (media.empty() ? std::string() : " '" + media + "'") + " of '" +
-                           filename + "'. " + kSupported + ".",
-                       "UNSUPPORTED_FILE_TYPE");
+    return bad_upload("Unsupported upload type" +
+                          (media.empty() ? std::string() : " '" + media + "'") + " of '" +
+                          filename + "'. " + kSupported + ".",
+                      "UNSUPPORTED_FILE_TYPE");
   }
   const std::string synthetic =
       extension_of(filename).empty() ? filename + kind->extension : filename;
@@ -161,39 +161,45 @@ std::optional<http::Response> make_upload(const MultipartPart& file, scrape::Upl
   return std::nullopt;
 }
 
-}  // namespace
-
-void MockServer::add_parse_routes() {
-  // --inject-fault no-parse: a deployment from before the endpoint answers 404 for the route.
-  if (config_.has_fault("no-parse")) return;
-  // No request schema here: the body is multipart, not JSON, so the JSON parse and the
-  // JSON-only Content-Type rule of run_api do not apply; the `options` part is checked
-  // against v2/parse.request like any JSON body. Credits come first, as for every route.
-  api("POST", "/v2/parse", [this](ApiCall& call) {
-    if (auto refused = require_credits(call.team, 1)) return *refused;
-    MultipartResult body;
-    const MultipartPart* file = nullptr;
-    if (auto refused = read_file_part(call.request, body, file)) return *refused;
-    requests::ScrapeOptions options;
-    if (auto refused = read_options(body, options)) return *refused;
-    scrape::Upload upload;
-    std::string filename;
-    if (auto refused = make_upload(*file, upload, filename)) return *refused;
-    scrape::Outcome outcome = scraper_->scrape_upload(options, upload, call.team);
-    http::Response response = [&] {
-      if (outcome.failure) return failure_answer(*outcome.failure);
-      if (!teams_.try_charge(call.team.id, outcome.credits)) {
-        return *require_credits(call.team, outcome.credits);
-      }
-      // The document names the file it came from, as the service's does.
-      json& metadata = outcome.document["metadata"];
-      metadata["sourceURL"] = filename;
-      return http::Response::json(200, json{{"success", true}, {"data", outcome.document}});
-    }();
-    // Pages its actions navigated to may be slow: the answer waits on the I/O thread's timer.
-    response.delay = due_in(outcome.ready_at);
-    return response;
-  });
+/// The document of a parsed upload, billed; it names the file it came from, as the
+/// service's does.
+http::Response parsed_answer(Services& s, ApiCall& call, scrape::Outcome& outcome,
+                             const std::string& filename) {
+  if (outcome.failure) return failure_answer(*outcome.failure);
+  if (!s.teams.try_charge(call.team.id, outcome.credits)) {
+    return *s.require_credits(call.team, outcome.credits);
+  }
+  json& metadata = outcome.document["metadata"];
+  metadata["sourceURL"] = filename;
+  return http::Response::json(200, json{{"success", true}, {"data", outcome.document}});
 }
 
-}  // namespace webdata::mock
+// No request schema here: the body is multipart, not JSON, so the JSON parse and the JSON-only
+// Content-Type rule of the API's flow do not apply; the `options` part is checked against
+// v2/parse.request like any JSON body. Credits come first, as for every route.
+http::Response parse_upload(Services& s, ApiCall& call) {
+  if (auto refused = s.require_credits(call.team, 1)) return *refused;
+  MultipartResult body;
+  const MultipartPart* file = nullptr;
+  if (auto refused = read_file_part(call.request, body, file)) return *refused;
+  requests::ScrapeOptions options;
+  if (auto refused = read_options(body, options)) return *refused;
+  scrape::Upload upload;
+  std::string filename;
+  if (auto refused = make_upload(*file, upload, filename)) return *refused;
+  scrape::Outcome outcome = s.scraper->scrape_upload(options, upload, call.team);
+  http::Response response = parsed_answer(s, call, outcome, filename);
+  // Pages its actions navigated to may be slow: the answer waits on the I/O thread's timer.
+  response.delay = s.clock.due_in(outcome.ready_at);
+  return response;
+}
+
+}  // namespace
+
+void add_parse_routes(ApiRoutes& routes, Services& s) {
+  // --inject-fault no-parse: a deployment from before the endpoint answers 404 for the route.
+  if (s.config.has_fault("no-parse")) return;
+  routes.api("POST", "/v2/parse", [&s](ApiCall& call) { return parse_upload(s, call); });
+}
+
+}  // namespace webdata::mock::handlers

@@ -4,18 +4,19 @@
 #include <memory>
 #include <set>
 
-#include "app/mock_server.hpp"
+#include "app/answers.hpp"
+#include "app/handlers/handlers.hpp"
 #include "core/ids.hpp"
 #include "core/json_text.hpp"
 #include "core/time.hpp"
+#include "core/url.hpp"
 #include "search/service.hpp"
 #include "search/text.hpp"
-#include "core/url.hpp"
 
 // POST /v1|v2/search (specification 4.3, wire-decisions 5). The index lives in the server's
-// search::SearchService, which the agent routes (app/agent_routes.cpp) share.
+// search::SearchService, which the agent routes (app/handlers/agent.cpp) share.
 
-namespace webdata::mock {
+namespace webdata::mock::handlers {
 
 using nlohmann::json;
 
@@ -25,17 +26,14 @@ using Steady = std::chrono::steady_clock;
 
 constexpr const char* kNoResults = "No search results found";
 
-}  // namespace
-
 /// The scrapes of a search's results: one per URL (a page can be a web and a news result, and is
 /// billed once), one after another: each starts when the one before is due (`due()`), so slow
 /// pages add up against the search's timeout as if each had been waited for, and the answer
-/// waits for the last of them on the I/O thread's timer. Outside the anonymous namespace, since
-/// MockServer::SearchRun holds one (a unity build warns otherwise).
+/// waits for the last of them on the I/O thread's timer.
 class ResultScrapes {
  public:
-  ResultScrapes(scrape::Scraper& scraper, const Team& team,
-                const requests::SearchRequest& request, Steady::time_point deadline)
+  ResultScrapes(scrape::Scraper& scraper, const Team& team, const requests::SearchRequest& request,
+                Steady::time_point deadline)
       : scraper_(scraper), team_(team), request_(request), deadline_(deadline) {}
 
   /// The scrape of `url`, or null when the search's time ran out before it could start.
@@ -43,7 +41,7 @@ class ResultScrapes {
     auto it = scraped_.find(url);
     if (it != scraped_.end()) return &it->second;
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline_ - std::max(Steady::now(), due_));
+        deadline_ - std::max(scraper_.clock().steady_now(), due_));
     if (left.count() <= 0) return nullptr;
     requests::ScrapeOptions options = request_.scrape_options;
     if (request_.zero_data_retention()) options.zero_data_retention = true;
@@ -74,7 +72,7 @@ class ResultScrapes {
 
  private:
   scrape::Outcome next(const requests::ScrapeOptions& options, const std::string& url) {
-    const auto begin = std::max(Steady::now(), due_);
+    const auto begin = std::max(scraper_.clock().steady_now(), due_);
     scrape::Outcome outcome = scraper_.scrape_deferred(options, url, team_, begin);
     due_ = std::max(begin, outcome.ready_at);
     return outcome;
@@ -88,8 +86,6 @@ class ResultScrapes {
   std::map<std::string, scrape::Outcome> scraped_;
   std::map<std::string, bool> validity_;
 };
-
-namespace {
 
 /// A web or news result as the answer lists it, before any scrape.
 json page_item(const search::PageRecord& page, const search::Hit& hit, bool news,
@@ -131,10 +127,8 @@ json image_items(const search::SearchAnswer& answer, std::size_t limit, std::int
   return items;
 }
 
-}  // namespace
-
 /// What a search's answer is being built from: its results, their scrapes and what they cost.
-struct MockServer::SearchRun {
+struct SearchRun {
   const requests::SearchRequest& request;
   ApiCall& call;
   ResultScrapes scrapes;
@@ -144,8 +138,17 @@ struct MockServer::SearchRun {
   std::set<std::string> billed;
 };
 
-json MockServer::search_pages(SearchRun& run, const search::SearchAnswer& answer,
-                              const std::string& source) {
+void bill_search_scrape(Services& s, SearchRun& run, const scrape::Outcome& outcome) {
+  run.credits += outcome.credits;
+  // A search's scrape is a scrape of its own: readable by its scrapeId.
+  if (run.request.scrape_options.keeps_nothing() || run.request.zero_data_retention()) return;
+  s.scraper->results().add(scrape::scrape_id_of(outcome.document), run.call.team.id,
+                           std::make_shared<const std::string>(json_text(outcome.document)),
+                           s.clock.now());
+}
+
+json search_pages(Services& s, SearchRun& run, const search::SearchAnswer& answer,
+                  const std::string& source) {
   const std::vector<search::Hit>& hits = source == "news" ? answer.news : answer.web;
   const search::Index& index = answer.index_of(source);
   const auto limit = static_cast<std::size_t>(run.request.limit);
@@ -154,7 +157,7 @@ json MockServer::search_pages(SearchRun& run, const search::SearchAnswer& answer
     if (items.size() >= limit) break;
     const search::PageRecord& page = index.page(hit.doc);
     if (!run.scrapes.valid(page.url)) continue;
-    json item = page_item(page, hit, source == "news", clock_.now());
+    json item = page_item(page, hit, source == "news", s.clock.now());
     item["position"] = items.size() + 1;
     if (!run.request.scrapes()) {
       run.credits += 1;
@@ -167,74 +170,18 @@ json MockServer::search_pages(SearchRun& run, const search::SearchAnswer& answer
       item["metadata"] = {{"sourceURL", page.url}, {"error", outcome->failure->message}};
     } else {
       for (const auto& [key, value] : outcome->document.items()) item[key] = value;
-      if (run.billed.insert(page.url).second) bill_search_scrape(run, *outcome);
+      if (run.billed.insert(page.url).second) bill_search_scrape(s, run, *outcome);
     }
     items.push_back(std::move(item));
   }
   return items;
 }
 
-void MockServer::bill_search_scrape(SearchRun& run, const scrape::Outcome& outcome) {
-  run.credits += outcome.credits;
-  // A search's scrape is a scrape of its own: readable by its scrapeId.
-  if (run.request.scrape_options.keeps_nothing() || run.request.zero_data_retention()) return;
-  scraper_->results().add(scrape::scrape_id_of(outcome.document), run.call.team.id,
-                          std::make_shared<const std::string>(json_text(outcome.document)),
-                          clock_.now());
-}
-
-http::Response MockServer::answer_search(ApiCall& call, const requests::SearchRequest& request) {
-  const auto deadline = Steady::now() + std::chrono::milliseconds(request.timeout);
-  // enterprise ["zdr"]: zero data retention for the search, which the team must have.
-  if (request.zero_data_retention() && !call.team.zero_data_retention) {
-    return bad_search_field("enterprise",
-                            "Zero data retention search (enterprise: zdr) is not enabled for "
-                            "this team (set zeroDataRetention on the team in the mock's "
-                            "configuration)");
-  }
-  if (request.scrapes()) {
-    requests::ScrapeOptions options = request.scrape_options;
-    if (request.zero_data_retention()) options.zero_data_retention = true;
-    if (auto refused = check_scrape_options(options, call.team)) return *refused;
-  }
-  search::SearchAnswer answer;
-  if (auto error = search_->search(request, answer)) {
-    return bad_search_field(error->field, error->message);
-  }
-  std::vector<std::string> warnings = answer.warnings;
-  // --inject-fault no-search-results: a deployment without a search provider finds nothing,
-  // and its v2 answer lists no source at all.
-  const bool no_provider = config_.has_fault("no-search-results");
-  if (no_provider) warnings = {kNoResults};
-  SearchRun run{request, call, ResultScrapes(*scraper_, call.team, request, deadline), 0, 0, 0, {}};
-  json data = json::object();
-  const std::vector<std::string> sources =
-      no_provider ? std::vector<std::string>{} : request.source_names();
-  for (const std::string source : {"web", "news", "images"}) {
-    if (std::find(sources.begin(), sources.end(), source) == sources.end()) continue;
-    data[source] = source == "images"
-                       ? image_items(answer, static_cast<std::size_t>(request.limit), run.credits)
-                       : search_pages(run, answer, source);
-  }
-  if (run.timed_out > 0) {
-    warnings.push_back("The search timeout was reached before " + std::to_string(run.timed_out) +
-                       " result(s) could be scraped; they carry no scraped content");
-  }
-  if (run.failed > 0) {
-    warnings.push_back(std::to_string(run.failed) +
-                       " result(s) could not be scraped; see their metadata.error");
-  }
-  http::Response response =
-      search_answer(call, request, run.credits, std::move(data), std::move(warnings));
-  response.delay = due_in(run.scrapes.due());
-  return response;
-}
-
-http::Response MockServer::search_answer(ApiCall& call, const requests::SearchRequest& request,
-                                         std::int64_t credits, json data,
-                                         std::vector<std::string> warnings) {
-  if (credits > 0 && !teams_.try_charge(call.team.id, credits)) {
-    return *require_credits(call.team, credits);
+/// The 200 answer (or 402 when the team cannot pay what the results cost).
+http::Response search_answer(Services& s, ApiCall& call, const requests::SearchRequest& request,
+                             std::int64_t credits, json data, std::vector<std::string> warnings) {
+  if (credits > 0 && !s.teams.try_charge(call.team.id, credits)) {
+    return *s.require_credits(call.team, credits);
   }
   const bool v2 = request.version == requests::Version::v2;
   // v1 answers the web results as `data`, and like the service says only that there are none
@@ -249,7 +196,7 @@ http::Response MockServer::search_answer(ApiCall& call, const requests::SearchRe
     warning = text;
   }
   // --inject-fault baseline-fields: without the fields the Aug-2025 build did not send.
-  const bool baseline = config_.has_fault("baseline-fields");
+  const bool baseline = s.config.has_fault("baseline-fields");
   json body = {{"success", true}, {"data", std::move(results)}};
   if (!baseline) body["id"] = uuid4();
   if (v2 || !baseline) body["creditsUsed"] = credits;
@@ -257,22 +204,75 @@ http::Response MockServer::search_answer(ApiCall& call, const requests::SearchRe
   return http::Response::json(200, body);
 }
 
-http::Response MockServer::bad_search_field(const std::string& field, const std::string& message) {
-  return refusal_answer(requests::Refusal{
-      "Bad Request",
-      json::array({{{"code", "custom"}, {"path", json::array({field})}, {"message", message}}}),
-      field + ": " + message});
+/// 400 when the team may not search without retention, or may not scrape as asked.
+std::optional<http::Response> check_search(Services& s, ApiCall& call,
+                                           const requests::SearchRequest& request) {
+  // enterprise ["zdr"]: zero data retention for the search, which the team must have.
+  if (request.zero_data_retention() && !call.team.zero_data_retention) {
+    return field_refusal("enterprise",
+                         "Zero data retention search (enterprise: zdr) is not enabled for "
+                         "this team (set zeroDataRetention on the team in the mock's "
+                         "configuration)");
+  }
+  if (!request.scrapes()) return std::nullopt;
+  requests::ScrapeOptions options = request.scrape_options;
+  if (request.zero_data_retention()) options.zero_data_retention = true;
+  return s.check_scrape_options(options, call.team);
 }
 
-void MockServer::add_search_routes() {
+/// What the answer says of results that could not be scraped.
+void add_scrape_warnings(const SearchRun& run, std::vector<std::string>& warnings) {
+  if (run.timed_out > 0) {
+    warnings.push_back("The search timeout was reached before " + std::to_string(run.timed_out) +
+                       " result(s) could be scraped; they carry no scraped content");
+  }
+  if (run.failed > 0) {
+    warnings.push_back(std::to_string(run.failed) +
+                       " result(s) could not be scraped; see their metadata.error");
+  }
+}
+
+http::Response answer_search(Services& s, ApiCall& call, const requests::SearchRequest& request) {
+  const auto deadline = s.clock.steady_now() + std::chrono::milliseconds(request.timeout);
+  if (auto refused = check_search(s, call, request)) return *refused;
+  search::SearchAnswer answer;
+  if (auto error = s.search->search(request, answer)) {
+    return field_refusal(error->field, error->message);
+  }
+  std::vector<std::string> warnings = answer.warnings;
+  // --inject-fault no-search-results: a deployment without a search provider finds nothing,
+  // and its v2 answer lists no source at all.
+  const bool no_provider = s.config.has_fault("no-search-results");
+  if (no_provider) warnings = {kNoResults};
+  SearchRun run{request, call, ResultScrapes(*s.scraper, call.team, request, deadline), 0, 0,
+                0,       {}};
+  json data = json::object();
+  const std::vector<std::string> sources =
+      no_provider ? std::vector<std::string>{} : request.source_names();
+  for (const std::string source : {"web", "news", "images"}) {
+    if (std::find(sources.begin(), sources.end(), source) == sources.end()) continue;
+    data[source] = source == "images"
+                       ? image_items(answer, static_cast<std::size_t>(request.limit), run.credits)
+                       : search_pages(s, run, answer, source);
+  }
+  add_scrape_warnings(run, warnings);
+  http::Response response =
+      search_answer(s, call, request, run.credits, std::move(data), std::move(warnings));
+  response.delay = s.clock.due_in(run.scrapes.due());
+  return response;
+}
+
+}  // namespace
+
+void add_search_routes(ApiRoutes& routes, Services& s) {
   for (const auto version : {requests::Version::v1, requests::Version::v2}) {
     const std::string v = requests::version_name(version);
-    api<requests::SearchRequest>(
+    routes.api<requests::SearchRequest>(
         "POST", "/" + v + "/search", version, Credits::checked,
-        [this](ApiCall& call, std::shared_ptr<const requests::SearchRequest> request) {
-          return answer_search(call, *request);
+        [&s](ApiCall& call, std::shared_ptr<const requests::SearchRequest> request) {
+          return answer_search(s, call, *request);
         });
   }
 }
 
-}  // namespace webdata::mock
+}  // namespace webdata::mock::handlers

@@ -1,0 +1,66 @@
+#pragma once
+
+#include <optional>
+
+#include "app/api_routes.hpp"
+#include "app/services.hpp"
+#include "http/router.hpp"
+#include "http/server.hpp"
+
+// The API's resources, one file each under app/handlers/: each `add_*_routes` registers its
+// routes, every route a few lines calling a named handler function of its file.
+
+namespace webdata::mock::handlers {
+
+/// POST /v1|v2/scrape, GET /v1|v2/scrape/{id} (handlers/scrape.cpp).
+void add_scrape_routes(ApiRoutes& routes, Services& s);
+/// POST /v1|v2/crawl, GET /v1|v2/crawl/active (and `ongoing`) (handlers/crawl.cpp).
+void add_crawl_routes(ApiRoutes& routes, Services& s);
+/// POST /v1|v2/batch/scrape (handlers/batch.cpp).
+void add_batch_routes(ApiRoutes& routes, Services& s);
+/// GET and DELETE .../{id} and GET .../{id}/errors of crawls and batch scrapes
+/// (handlers/job_status.cpp).
+void add_job_status_routes(ApiRoutes& routes, Services& s);
+/// POST /v1|v2/search (handlers/search.cpp).
+void add_search_routes(ApiRoutes& routes, Services& s);
+/// POST /v2/agent, its status, cancel, list, trace, snapshots and threads (handlers/agent.cpp).
+void add_agent_routes(ApiRoutes& routes, Services& s);
+/// POST /v1|v2/map (handlers/map.cpp).
+void add_map_routes(ApiRoutes& routes, Services& s);
+/// GET team/credit-usage, token-usage (+ historical), queue-status, concurrency-check
+/// (handlers/team.cpp).
+void add_team_routes(ApiRoutes& routes, Services& s);
+/// POST /v2/crawl/params-preview (handlers/crawl_preview.cpp).
+void add_crawl_preview_routes(ApiRoutes& routes, Services& s);
+/// POST /v2/parse, a multipart file upload (handlers/parse.cpp).
+void add_parse_routes(ApiRoutes& routes, Services& s);
+/// POST /v1|v2/extract, GET /v1|v2/extract/{id} (handlers/extract.cpp).
+void add_extract_routes(ApiRoutes& routes, Services& s);
+
+/// The admin API under /__admin/: journal, reset, clock, settings, watchers, webhooks
+/// (handlers/admin.cpp), mappings and scenarios (handlers/admin_mappings.cpp).
+void add_admin_routes(http::Router& admin, Services& s, ApiRoutes& routes);
+void add_admin_mapping_routes(http::Router& admin, Services& s);
+/// An admin route's handler, and a table of them registered on the admin router.
+using AdminHandler = http::Response (*)(Services&, const http::Request&, const http::PathParams&);
+struct AdminRoute {
+  const char* method;
+  const char* path;
+  AdminHandler handler;
+};
+template <std::size_t N>
+void add_admin_table(http::Router& admin, Services& s, const AdminRoute (&table)[N]) {
+  for (const auto& route : table) {
+    admin.add(route.method, route.path,
+              [&s, handler = route.handler](const http::Request& request,
+                                            const http::PathParams& params) {
+                return handler(s, request, params);
+              });
+  }
+}
+
+/// The crawl watcher: a WebSocket route for `GET /v1|v2/crawl/{id}` upgrade requests
+/// (handlers/crawl_watch.cpp); nullopt for any other upgrade request.
+std::optional<http::WebSocketRoute> watch_crawl(Services& s, const http::Request& request);
+
+}  // namespace webdata::mock::handlers
