@@ -17,11 +17,10 @@ cmake_minimum_required(VERSION 3.25)
 set(justified
   "mockserver/content/dom.cpp|convert|the HTML tree builder's one pass over the parser's nodes: the content layer is split next (issue 33)"
   "mockserver/content/markdown.cpp|table|a GFM table's cells, widths and alignment in one pass: the content layer is split next (issue 33)"
-  "mockserver/formats/actions.cpp|perform|one case per action type: the format code moves with the scrape pipeline's restructuring (issue 33 item 1)"
-  "mockserver/formats/javascript.cpp|member|the script interpreter's property lookup, one case per type: moves with the pipeline's format code (issue 33 item 1)"
-  "mockserver/formats/javascript.cpp|call|the script interpreter's built-in methods, one case each: moves with the pipeline's format code (issue 33 item 1)"
-  "mockserver/formats/screenshot.cpp|walk|the screenshot layout walk, one case per block kind: moves with the pipeline's format code (issue 33 item 1)"
-  "mockserver/web/virtual_web.cpp|VirtualWeb::fetch_one|the virtual web's hop (stubs, fixtures, synthetic, live), changed by the clock work (clock-tsan) now")
+  "mockserver/formats/actions.cpp|perform|one case per action type: to become a table of named handlers (issue 33)"
+  "mockserver/formats/javascript.cpp|member|the script interpreter's property lookup, one case per type: to become a table of named handlers (issue 33)"
+  "mockserver/formats/javascript.cpp|call|the script interpreter's built-in methods, one case each: to become a table of named handlers (issue 33)"
+  "mockserver/formats/screenshot.cpp|walk|the screenshot layout walk, one case per block kind: to become a table of named handlers (issue 33)")
 
 # -DJUSTIFIED=entry,entry replaces the list (the check's own test).
 if(DEFINED JUSTIFIED)
