@@ -17,6 +17,7 @@
 #include "http/server.hpp"
 #include "jobs/extract_jobs.hpp"
 #include "jobs/job_engine.hpp"
+#include "jobs/llmstxt_jobs.hpp"
 #include "requests/requests.hpp"
 #include "scrape/scraper.hpp"
 #include "web/stub_store.hpp"
@@ -28,6 +29,7 @@ namespace webdata::mock {
 namespace search {
 class SearchService;
 class AgentEngine;
+class ResearchEngine;
 }  // namespace search
 
 /// The crawl watcher's live switch, connection limits and count of open connections: the
@@ -85,6 +87,8 @@ struct Services {
   std::unique_ptr<search::SearchService> search;  // shared by the search and agent routes
   std::unique_ptr<search::AgentEngine> agents;    // after search and teams: its jobs use them
   std::unique_ptr<jobs::ExtractEngine> extracts;  // after scraper: its workers use it
+  std::unique_ptr<search::ResearchEngine> research;  // v1 deep research, over search
+  std::unique_ptr<jobs::LlmsTxtEngine> llmstxt;      // v1 llms.txt, after scraper
   WatcherState watchers;
   /// The running server's "http://HOST:PORT", for a request without a Host header.
   std::function<std::string()> base_url;

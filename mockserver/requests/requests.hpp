@@ -142,9 +142,13 @@ struct SearchRequest {
   std::optional<std::vector<std::string>> enterprise;        ///< v2
   std::optional<bool> async_scraping;                        ///< v2, no effect
   std::optional<nlohmann::json> threat_protection;           ///< v2, no effect
+  std::optional<bool> domain_tools;                          ///< v2, Exchange
+  std::optional<std::string> tool_detail;                    ///< v2, Exchange
   std::optional<std::string> origin;
   std::optional<std::string> integration;
 
+  /// Whether the search asks for Exchange tools (source `alexandria`, domainTools true).
+  bool wants_exchange() const;
   /// The source names asked for, in order, without repeats (v1: web).
   std::vector<std::string> source_names() const;
   std::vector<std::string> category_names() const;
@@ -214,6 +218,45 @@ struct AgentRequest {
   std::optional<std::string> thread_id;
   std::string mode;
   std::optional<AgentExchange> exchange;
+};
+
+/// v1 deep research's `jsonOptions`: the json format's prompt and schema.
+struct DeepResearchJsonOptions {
+  std::optional<std::string> prompt;
+  std::optional<nlohmann::json> schema;
+  std::optional<std::string> system_prompt;
+};
+
+/// POST /v1/deep-research (v1 only).
+struct DeepResearchRequest {
+  Version version = Version::v1;
+  std::optional<std::string> query;
+  std::optional<std::string> topic;  ///< The older name of `query`.
+  std::int64_t max_depth{};
+  std::int64_t time_limit{};
+  std::int64_t max_urls{};
+  std::optional<std::string> analysis_prompt;
+  std::optional<std::string> system_prompt;
+  std::vector<std::string> formats;
+  std::optional<DeepResearchJsonOptions> json_options;
+  std::optional<bool> experimental_stream_steps;
+  std::optional<std::string> origin;
+  std::optional<std::string> integration;
+
+  /// `query`, else `topic`.
+  std::string subject() const { return query ? *query : topic.value_or(""); }
+};
+
+/// POST /v1/llmstxt (v1 only).
+struct LlmsTxtRequest {
+  Version version = Version::v1;
+  std::string url;
+  std::int64_t max_urls{};
+  bool show_full_text{};
+  bool cache{};
+  std::optional<bool> experimental_stream;
+  std::optional<std::string> origin;
+  std::optional<std::string> integration;
 };
 
 struct CrawlPreviewRequest {

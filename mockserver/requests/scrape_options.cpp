@@ -197,6 +197,12 @@ std::vector<std::string> SearchRequest::category_names() const {
   return out;
 }
 
+bool SearchRequest::wants_exchange() const {
+  if (domain_tools.value_or(false)) return true;
+  return std::any_of(sources.begin(), sources.end(),
+                     [](const SearchSource& s) { return s.type == "alexandria"; });
+}
+
 SourceSettings SearchRequest::settings_for(const std::string& type) const {
   const auto own = std::find_if(sources.begin(), sources.end(),
                                 [&type](const SearchSource& s) { return s.type == type; });

@@ -161,8 +161,39 @@ struct Shape<SearchRequest> {
       field("includeDomains", &S::include_domains, kV2),
       field("excludeDomains", &S::exclude_domains, kV2),
       field("enterprise", &S::enterprise, kV2), field("asyncScraping", &S::async_scraping, kV2),
-      field("threatProtection", &S::threat_protection, kV2), field("origin", &S::origin),
-      field("integration", &S::integration));
+      field("threatProtection", &S::threat_protection, kV2),
+      field("domainTools", &S::domain_tools, kV2), field("toolDetail", &S::tool_detail, kV2),
+      field("origin", &S::origin), field("integration", &S::integration));
+};
+
+template <>
+struct Shape<DeepResearchJsonOptions> {
+  using J = DeepResearchJsonOptions;
+  static constexpr auto fields = std::make_tuple(field("prompt", &J::prompt),
+                                                 field("schema", &J::schema),
+                                                 field("systemPrompt", &J::system_prompt));
+};
+
+template <>
+struct Shape<DeepResearchRequest> {
+  using D = DeepResearchRequest;
+  static constexpr auto fields = std::make_tuple(
+      field("query", &D::query), field("topic", &D::topic), field("maxDepth", &D::max_depth),
+      field("timeLimit", &D::time_limit), field("maxUrls", &D::max_urls),
+      field("analysisPrompt", &D::analysis_prompt), field("systemPrompt", &D::system_prompt),
+      field("formats", &D::formats), field("jsonOptions", &D::json_options),
+      field("__experimental_streamSteps", &D::experimental_stream_steps),
+      field("origin", &D::origin), field("integration", &D::integration));
+};
+
+template <>
+struct Shape<LlmsTxtRequest> {
+  using L = LlmsTxtRequest;
+  static constexpr auto fields = std::make_tuple(
+      field("url", &L::url), field("maxUrls", &L::max_urls),
+      field("showFullText", &L::show_full_text), field("cache", &L::cache),
+      field("__experimental_stream", &L::experimental_stream), field("origin", &L::origin),
+      field("integration", &L::integration));
 };
 
 template <>

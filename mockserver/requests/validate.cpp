@@ -503,7 +503,7 @@ UrlFields url_fields(const std::string& schema, const std::string& name, const j
   // A batch or an extract that ignores invalid URLs lists them instead of being refused.
   const bool checked = !ignores_invalid_urls(schema, body);
   if (name == "scrape.request" || name == "crawl.request" || name == "map.request" ||
-      name == "crawl-params-preview.request") {
+      name == "crawl-params-preview.request" || name == "llmstxt.request") {
     return {true, false};
   }
   if (name == "batch-scrape.request" || name == "extract.request") return {false, checked};

@@ -37,6 +37,14 @@ void add_parse_routes(ApiRoutes& routes, Services& s);
 /// POST /v1|v2/extract, GET /v1|v2/extract/{id} (handlers/extract.cpp).
 void add_extract_routes(ApiRoutes& routes, Services& s);
 
+/// GET /exchange/discover (handlers/exchange.cpp): the mock's teams have no Exchange (Alexandria
+/// tool catalogue), so it answers as the service does for such a team.
+void add_exchange_routes(ApiRoutes& routes, Services& s);
+/// 403 "Exchange is not enabled for this team." (also a v2 search asking for Exchange tools).
+http::Response exchange_not_enabled();
+/// POST /v1/deep-research, GET /v1/deep-research/{id}, POST /v1/llmstxt, GET /v1/llmstxt/{id}
+/// (handlers/v1_jobs.cpp).
+void add_v1_job_routes(ApiRoutes& routes, Services& s);
 /// The admin API under /__admin/: journal, reset, clock, settings, watchers, webhooks
 /// (handlers/admin.cpp), mappings and scenarios (handlers/admin_mappings.cpp).
 void add_admin_routes(http::Router& admin, Services& s, ApiRoutes& routes);

@@ -234,6 +234,7 @@ void add_scrape_warnings(const SearchRun& run, std::vector<std::string>& warning
 
 http::Response answer_search(Services& s, ApiCall& call, const requests::SearchRequest& request) {
   const auto deadline = s.clock.steady_now() + std::chrono::milliseconds(request.timeout);
+  if (request.wants_exchange()) return exchange_not_enabled();
   if (auto refused = check_search(s, call, request)) return *refused;
   search::SearchAnswer answer;
   if (auto error = s.search->search(request, answer)) {

@@ -340,6 +340,35 @@ await step("sdk v1 extract: the v1 client's body and polling", async () => {
   check(typeof result.data?.name === "string" && result.data.name.includes("Kettle"), "data.name of the kettle");
 });
 
+await step("sdk v1 deepResearch: activities, sources, final analysis", async () => {
+  const v1 = new FirecrawlAppV1({ apiKey, apiUrl: baseUrl });
+  const activities = [];
+  const sources = [];
+  const result = await v1.deepResearch("trail kettle", { maxDepth: 2, maxUrls: 3 },
+    (a) => activities.push(a), (s) => sources.push(s));
+  check(result.success === true && result.status === "completed",
+    `a completed research (got ${JSON.stringify(result).slice(0, 300)})`);
+  check(typeof result.data?.finalAnalysis === "string" && result.data.finalAnalysis.length > 0,
+    "data.finalAnalysis");
+  check(activities.length >= 3 && activities.every((a) => a.type && a.message && a.timestamp),
+    `activities through the callback (got ${activities.length})`);
+  check(sources.length > 0 && sources.every((s) => s.url.startsWith("http")), "sources through the callback");
+  const status = await v1.checkDeepResearchStatus(result.id ?? (await v1.asyncDeepResearch("kettle", {})).id);
+  check(status.success === true, "checkDeepResearchStatus");
+});
+
+await step("sdk v1 generateLLMsText: llms.txt and llms-full.txt", async () => {
+  const v1 = new FirecrawlAppV1({ apiKey, apiUrl: baseUrl });
+  const result = await v1.generateLLMsText("http://pages-5.synthetic.test/", { maxUrls: 3, showFullText: true });
+  check(result.success === true && result.status === "completed",
+    `a completed generation (got ${JSON.stringify(result).slice(0, 300)})`);
+  check(result.data?.llmstxt?.includes("](http://pages-5.synthetic.test/"), "page lines in data.llmstxt");
+  check(typeof result.data?.llmsfulltxt === "string" && result.data.llmsfulltxt.length > 0, "data.llmsfulltxt");
+  const started = await v1.asyncGenerateLLMsText("http://pages-5.synthetic.test/", {});
+  const status = await v1.checkGenerateLLMsTextStatus(started.id);
+  check(status.success === true && ["processing", "completed"].includes(status.status), "checkGenerateLLMsTextStatus");
+});
+
 // ---- The CLI: the same service through `firecrawl`, as a user runs it.
 const require = createRequire(import.meta.url);
 const cliPath = join(require.resolve("firecrawl-cli/package.json"), "..", "dist", "index.js");

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The official-client compatibility test (ctest -R "official clients"): installs the pinned
-# official JavaScript SDK and CLI (package-lock.json) with npm into WORK_DIR in the build tree,
-# starts the mock and runs check.mjs against it. Skipped (exit 77) only when node is missing.
+# official JavaScript SDK, CLI and MCP server (package-lock.json) with npm into WORK_DIR in the
+# build tree, starts the mock and runs check.mjs (SDK, CLI) and mcp.mjs (MCP server) against
+# it. Skipped (exit 77) only when node is missing.
 # Usage: run.sh MOCK_BINARY WORK_DIR
 set -euo pipefail
 
@@ -32,7 +33,7 @@ if ! cmp -s "$here/package-lock.json" "$work/package-lock.json" || [ ! -d "$work
     exit 1
   fi
 fi
-cp "$here/check.mjs" "$work/check.mjs"
+cp "$here/check.mjs" "$here/mcp.mjs" "$work/"
 
 ready="$work/mock.ready"
 pid_file="$work/mock.pid"
@@ -54,4 +55,7 @@ done
 [ -s "$ready" ] || { echo "FAILED: the mock did not report ready within 30 s" >&2; exit 1; }
 base_url="$(cat "$ready")"
 echo "official-clients: mock at $base_url"
-node "$work/check.mjs" "$base_url" "$key"
+status=0
+node "$work/check.mjs" "$base_url" "$key" || status=1
+node "$work/mcp.mjs" "$base_url" "$key" || status=1
+exit "$status"
