@@ -80,6 +80,10 @@ template <>
 constexpr const char* kSchema<AgentRequest> = "agent.request";
 template <>
 constexpr const char* kSchema<CrawlPreviewRequest> = "crawl-params-preview.request";
+template <>
+constexpr const char* kSchema<MonitorRequest> = "monitor.request";
+template <>
+constexpr const char* kSchema<MonitorUpdateRequest> = "monitor-update.request";
 
 }  // namespace
 
@@ -117,6 +121,8 @@ WEBDATA_REQUEST_TYPE(SearchRequest)
 WEBDATA_REQUEST_TYPE(ExtractRequest)
 WEBDATA_REQUEST_TYPE(AgentRequest)
 WEBDATA_REQUEST_TYPE(CrawlPreviewRequest)
+WEBDATA_REQUEST_TYPE(MonitorRequest)
+WEBDATA_REQUEST_TYPE(MonitorUpdateRequest)
 #undef WEBDATA_REQUEST_TYPE
 
 template json encode<ScrapeOptions>(const ScrapeOptions&);
