@@ -136,6 +136,8 @@ std::optional<json> MonitorEngine::update(const std::string& team_id, const std:
   if (schedule) {
     monitor->schedule = *schedule->schedule;
     monitor->cron = schedule->cron;
+  } else if (request.schedule && request.schedule->timezone) {
+    monitor->schedule.timezone = request.schedule->timezone;
   }
   if (request.webhook) monitor->webhook = *request.webhook;
   if (request.notification) monitor->notification = *request.notification;

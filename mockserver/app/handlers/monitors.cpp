@@ -77,7 +77,8 @@ http::Response create_monitor(Services& s, ApiCall& call, const requests::Monito
 http::Response update_monitor(Services& s, ApiCall& call,
                               const requests::MonitorUpdateRequest& request) {
   std::optional<jobs::ScheduleCheck> schedule;
-  if (request.schedule) {
+  // A schedule with only a `timezone` (the CLI's `update --timezone`) keeps the expression.
+  if (request.schedule && (request.schedule->cron || request.schedule->text)) {
     schedule.emplace();
     if (auto refused = schedule_refusal(*request.schedule, *schedule)) return *refused;
   }
