@@ -1,6 +1,7 @@
 #include "app/answers.hpp"
 
 #include <algorithm>
+#include <charconv>
 
 #include "core/ids.hpp"
 
@@ -62,6 +63,22 @@ http::Response database_unavailable() {
                                "for help. Your exception ID is " +
                                    id,
                                "UNKNOWN_ERROR");
+}
+
+/// Parses a non-negative integer query parameter; nullopt when absent, error text when bad.
+std::optional<std::string> query_count(const http::Request& request, const char* name,
+                                       std::size_t min, std::size_t max, std::size_t& out) {
+  const auto value = request.query_param(name);
+  if (!value) return std::nullopt;
+  std::size_t n = 0;
+  const auto* end = value->data() + value->size();
+  const auto [ptr, ec] = std::from_chars(value->data(), end, n);
+  if (value->empty() || ec != std::errc() || ptr != end || n < min || n > max) {
+    return std::string("query parameter '") + name + "' must be an integer from " +
+           std::to_string(min) + " to " + std::to_string(max);
+  }
+  out = n;
+  return std::nullopt;
 }
 
 }  // namespace webdata::mock

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -34,5 +36,9 @@ http::Response malformed_json();
 /// 500 UNKNOWN_ERROR with an exception id, as a deployment without its database answers
 /// what needs it.
 http::Response database_unavailable();
+/// A non-negative integer query parameter from `min` to `max` into `out`: nullopt when absent
+/// or read, the error text (naming the parameter) when bad. Shared by paged routes.
+std::optional<std::string> query_count(const http::Request& request, const char* name,
+                                       std::size_t min, std::size_t max, std::size_t& out);
 
 }  // namespace webdata::mock

@@ -84,6 +84,7 @@ void Services::make_engines() {
   extracts = std::make_unique<jobs::ExtractEngine>(*scraper, *web, teams, clock, extract);
   research = std::make_unique<search::ResearchEngine>(*search, clock);
   llmstxt = std::make_unique<jobs::LlmsTxtEngine>(*scraper, *web, clock);
+  monitors = std::make_unique<jobs::MonitorEngine>(*scraper, teams, clock);
 }
 
 void Services::route_events() {
@@ -94,6 +95,12 @@ void Services::route_events() {
     deliver(job.id, webhooks::Target::parse(*webhook, nullptr), job.team_id,
             std::string(jobs::kind_name(job.kind)) + "." + jobs::event_name(event), success, data,
             error);
+  });
+  // A monitor's events, signed as job events are; the check's id stands for the job's.
+  monitors->set_event_sink([this](const std::string& team_id, const json& webhook,
+                                  const std::string& check_id, const std::string& event,
+                                  const json& data) {
+    deliver(check_id, monitor_webhook(webhook, nullptr), team_id, event, true, data, std::nullopt);
   });
   // Webhook events of agent runs, signed as job events are.
   agents->set_event_sink([this](const search::AgentJob& job, const std::string& event, bool success,
@@ -141,6 +148,20 @@ std::string Services::webhook_secret(const Team& team) const {
   return team.webhook_secret;
 }
 
+std::optional<webhooks::Target> Services::monitor_webhook(const json& webhook,
+                                                          std::string* error) const {
+  // The delivery layer filters on an event's last word: monitor.page -> page,
+  // monitor.check.completed -> completed.
+  json target = webhook;
+  if (auto events = target.find("events"); events != target.end() && events->is_array()) {
+    for (auto& event : *events) {
+      const std::string name = event.is_string() ? event.get<std::string>() : std::string();
+      event = name.substr(name.rfind('.') + 1);
+    }
+  }
+  return webhooks::Target::parse(target, error);
+}
+
 std::string Services::public_base(const http::Request& request) const {
   const auto host = request.header("Host");
   if (!host || host->empty()) return base_url();
@@ -172,6 +193,7 @@ void Services::reset() {
   extracts->reset();
   research->reset();
   llmstxt->reset();
+  monitors->reset();
   webhooks->reset();
 }
 

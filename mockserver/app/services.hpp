@@ -18,6 +18,7 @@
 #include "jobs/extract_jobs.hpp"
 #include "jobs/job_engine.hpp"
 #include "jobs/llmstxt_jobs.hpp"
+#include "jobs/monitors.hpp"
 #include "requests/requests.hpp"
 #include "scrape/scraper.hpp"
 #include "web/stub_store.hpp"
@@ -68,6 +69,10 @@ struct Services {
   std::optional<http::Response> check_webhook(const std::optional<nlohmann::json>& webhook) const;
   /// The key webhook deliveries of `team` are signed with ("" sends no signature).
   std::string webhook_secret(const Team& team) const;
+  /// A monitor's `webhook` as a delivery target (its events "monitor.page" and
+  /// "monitor.check.completed"), or nullopt with why in `error`.
+  std::optional<webhooks::Target> monitor_webhook(const nlohmann::json& webhook,
+                                                  std::string* error) const;
   /// "scheme://Host" of a request, for the absolute URLs the API returns (`url`, `next`).
   std::string public_base(const http::Request& request) const;
   /// The live settings changeable through POST /__admin/settings.
@@ -89,6 +94,7 @@ struct Services {
   std::unique_ptr<jobs::ExtractEngine> extracts;  // after scraper: its workers use it
   std::unique_ptr<search::ResearchEngine> research;  // v1 deep research, over search
   std::unique_ptr<jobs::LlmsTxtEngine> llmstxt;      // v1 llms.txt, after scraper
+  std::unique_ptr<jobs::MonitorEngine> monitors;  // after scraper and webhooks: its checks use them
   WatcherState watchers;
   /// The running server's "http://HOST:PORT", for a request without a Host header.
   std::function<std::string()> base_url;

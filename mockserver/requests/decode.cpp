@@ -84,6 +84,9 @@ template <>
 constexpr const char* kSchema<DeepResearchRequest> = "deep-research.request";
 template <>
 constexpr const char* kSchema<LlmsTxtRequest> = "llmstxt.request";
+constexpr const char* kSchema<MonitorRequest> = "monitor.request";
+template <>
+constexpr const char* kSchema<MonitorUpdateRequest> = "monitor-update.request";
 
 }  // namespace
 
@@ -123,6 +126,8 @@ WEBDATA_REQUEST_TYPE(AgentRequest)
 WEBDATA_REQUEST_TYPE(CrawlPreviewRequest)
 WEBDATA_REQUEST_TYPE(DeepResearchRequest)
 WEBDATA_REQUEST_TYPE(LlmsTxtRequest)
+WEBDATA_REQUEST_TYPE(MonitorRequest)
+WEBDATA_REQUEST_TYPE(MonitorUpdateRequest)
 #undef WEBDATA_REQUEST_TYPE
 
 template json encode<ScrapeOptions>(const ScrapeOptions&);

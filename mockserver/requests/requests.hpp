@@ -267,6 +267,62 @@ struct CrawlPreviewRequest {
   std::optional<std::string> integration;
 };
 
+// ---- monitors (POST /v2/monitor, PATCH /v2/monitor/{id})
+
+/// A monitor's schedule: `cron` (5 fields) or `text` ("every 30 minutes"), checked after the
+/// schema by jobs/monitor_schedule.hpp.
+struct MonitorSchedule {
+  std::optional<std::string> cron;
+  std::optional<std::string> text;
+  std::optional<std::string> timezone;
+};
+
+/// One target of a monitor: `scrape` (urls), `crawl` (url and the pages it links to) or
+/// `search` (queries).
+struct MonitorTarget {
+  std::optional<std::string> id;
+  std::string type;
+  std::optional<std::vector<std::string>> urls;  ///< scrape
+  std::optional<std::string> url;                ///< crawl
+  std::optional<nlohmann::json> crawl_options;   ///< crawl: reported back, `limit` read
+  std::optional<ScrapeOptions> scrape_options;
+  std::optional<std::vector<std::string>> queries;  ///< search
+  std::optional<std::string> search_window;
+  std::optional<std::vector<std::string>> include_domains;
+  std::optional<std::vector<std::string>> exclude_domains;
+  std::optional<std::int64_t> max_results;
+};
+
+struct MonitorRequest {
+  Version version = Version::v2;
+  std::string name;
+  MonitorSchedule schedule;
+  std::optional<nlohmann::json> webhook;       ///< {url, headers, metadata, events}
+  std::optional<nlohmann::json> notification;  ///< reported back; the mock sends no email
+  std::vector<MonitorTarget> targets;
+  std::int64_t retention_days{};
+  std::optional<std::string> goal;
+  bool judge_enabled{};
+  std::optional<std::string> origin;
+  std::optional<std::string> integration;
+};
+
+/// PATCH: every field optional; `webhook`, `notification` and `goal` may be null (removed).
+struct MonitorUpdateRequest {
+  Version version = Version::v2;
+  std::optional<std::string> name;
+  std::optional<std::string> status;  ///< active | paused
+  std::optional<MonitorSchedule> schedule;
+  std::optional<nlohmann::json> webhook;
+  std::optional<nlohmann::json> notification;
+  std::optional<std::vector<MonitorTarget>> targets;
+  std::optional<std::int64_t> retention_days;
+  std::optional<nlohmann::json> goal;  ///< a string or null
+  std::optional<bool> judge_enabled;
+  std::optional<std::string> origin;
+  std::optional<std::string> integration;
+};
+
 /// The typed value of a body that its schema accepted, with the schema's defaults filled in
 /// (validate() fills them). `unread`, when given, collects the body's keys that no field took:
 /// empty unless the schema and the type drifted apart (the drift test's check).

@@ -244,6 +244,46 @@ struct Shape<CrawlPreviewRequest> {
                       field("origin", &P::origin), field("integration", &P::integration));
 };
 
+template <>
+struct Shape<MonitorSchedule> {
+  static constexpr auto fields = std::make_tuple(field("cron", &MonitorSchedule::cron),
+                                                 field("text", &MonitorSchedule::text),
+                                                 field("timezone", &MonitorSchedule::timezone));
+};
+
+template <>
+struct Shape<MonitorTarget> {
+  using M = MonitorTarget;
+  static constexpr auto fields = std::make_tuple(
+      field("id", &M::id), field("type", &M::type), field("urls", &M::urls),
+      field("url", &M::url), field("crawlOptions", &M::crawl_options),
+      field("scrapeOptions", &M::scrape_options), field("queries", &M::queries),
+      field("searchWindow", &M::search_window), field("includeDomains", &M::include_domains),
+      field("excludeDomains", &M::exclude_domains), field("maxResults", &M::max_results));
+};
+
+template <>
+struct Shape<MonitorRequest> {
+  using M = MonitorRequest;
+  static constexpr auto fields = std::make_tuple(
+      field("name", &M::name), field("schedule", &M::schedule), field("webhook", &M::webhook),
+      field("notification", &M::notification), field("targets", &M::targets),
+      field("retentionDays", &M::retention_days), field("goal", &M::goal),
+      field("judgeEnabled", &M::judge_enabled), field("origin", &M::origin),
+      field("integration", &M::integration));
+};
+
+template <>
+struct Shape<MonitorUpdateRequest> {
+  using M = MonitorUpdateRequest;
+  static constexpr auto fields = std::make_tuple(
+      field("name", &M::name), field("status", &M::status), field("schedule", &M::schedule),
+      field("webhook", &M::webhook), field("notification", &M::notification),
+      field("targets", &M::targets), field("retentionDays", &M::retention_days),
+      field("goal", &M::goal), field("judgeEnabled", &M::judge_enabled),
+      field("origin", &M::origin), field("integration", &M::integration));
+};
+
 // Entries that take more than one form on the wire, and nested options that carry the version.
 void read(const nlohmann::json& in, Format& out, const Context& ctx);
 nlohmann::json write(const Format& value, const Emit& emit);

@@ -36,6 +36,9 @@ void add_crawl_preview_routes(ApiRoutes& routes, Services& s);
 void add_parse_routes(ApiRoutes& routes, Services& s);
 /// POST /v1|v2/extract, GET /v1|v2/extract/{id} (handlers/extract.cpp).
 void add_extract_routes(ApiRoutes& routes, Services& s);
+/// POST/GET /v2/monitor, GET/PATCH/DELETE /v2/monitor/{id}, POST .../run, GET .../checks and
+/// .../checks/{checkId} (handlers/monitors.cpp).
+void add_monitor_routes(ApiRoutes& routes, Services& s);
 
 /// GET /exchange/discover (handlers/exchange.cpp): the mock's teams have no Exchange (Alexandria
 /// tool catalogue), so it answers as the service does for such a team.

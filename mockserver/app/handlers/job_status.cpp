@@ -15,22 +15,6 @@ using nlohmann::json;
 
 namespace {
 
-/// Parses a non-negative integer query parameter; nullopt when absent, error text when bad.
-std::optional<std::string> read_count(const http::Request& request, const char* name,
-                                      std::size_t min, std::size_t max, std::size_t& out) {
-  const auto value = request.query_param(name);
-  if (!value) return std::nullopt;
-  std::size_t n = 0;
-  const auto* end = value->data() + value->size();
-  const auto [ptr, ec] = std::from_chars(value->data(), end, n);
-  if (value->empty() || ec != std::errc() || ptr != end || n < min || n > max) {
-    return std::string("query parameter '") + name + "' must be an integer from " +
-           std::to_string(min) + " to " + std::to_string(max);
-  }
-  out = n;
-  return std::nullopt;
-}
-
 /// `skip` and `limit` of a status request, or the refusal naming the bad one.
 std::optional<http::Response> read_paging(const http::Request& request, std::size_t& skip,
                                           std::size_t& limit) {
@@ -39,7 +23,7 @@ std::optional<http::Response> read_paging(const http::Request& request, std::siz
                                                                         &skip},
         {"limit", 1, 1000, &limit}}) {
     // The text names the parameter (clients that show `error` say what is wrong).
-    if (auto bad = read_count(request, name, min, max, *out)) return field_error(name, *bad, *bad);
+    if (auto bad = query_count(request, name, min, max, *out)) return field_error(name, *bad, *bad);
   }
   return std::nullopt;
 }

@@ -57,6 +57,8 @@ const std::map<std::string, Binding>& bindings() {
       {"extract", bind<requests::ExtractRequest>()},
       {"agent", bind<requests::AgentRequest>()},
       {"crawl-params-preview", bind<requests::CrawlPreviewRequest>()},
+      {"monitor", bind<requests::MonitorRequest>()},
+      {"monitor-update", bind<requests::MonitorUpdateRequest>()},
   };
   return map;
 }

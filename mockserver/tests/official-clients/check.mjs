@@ -369,6 +369,34 @@ await step("sdk v1 generateLLMsText: llms.txt and llms-full.txt", async () => {
   check(status.success === true && ["processing", "completed"].includes(status.status), "checkGenerateLLMsTextStatus");
 });
 
+await step("sdk monitors: create, list, get, update, run, checks, check, delete", async () => {
+  const monitor = await app.createMonitor({
+    name: "Kettle price",
+    schedule: { text: "every 30 minutes", timezone: "UTC" },
+    targets: [{ type: "scrape", urls: [page] }],
+  });
+  check(typeof monitor.id === "string" && monitor.schedule.cron === "*/30 * * * *",
+    `a monitor with its cron (got ${JSON.stringify(monitor).slice(0, 300)})`);
+  const listed = await app.listMonitors({ limit: 10 });
+  check(Array.isArray(listed) && listed.some((m) => m.id === monitor.id), "the monitor in the list");
+  check((await app.getMonitor(monitor.id)).name === "Kettle price", "the monitor by id");
+  const paused = await app.updateMonitor(monitor.id, { status: "paused", goal: null });
+  check(paused.status === "paused", "paused");
+  const queued = await app.runMonitor(monitor.id);
+  check(queued.monitorId === monitor.id && queued.trigger === "manual", "a manual check");
+  let detail;
+  for (let i = 0; i < 100; i += 1) {
+    detail = await app.getMonitorCheck(monitor.id, queued.id);
+    if (!["queued", "running"].includes(detail.status)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  check(detail.status === "completed", `a completed check (got ${detail.status})`);
+  check(detail.pages.length === 1 && detail.pages[0].status === "new", "the page, new");
+  const checks = await app.listMonitorChecks(monitor.id, { limit: 5 });
+  check(checks.length === 1 && checks[0].summary.new === 1, "the check in the list");
+  check((await app.deleteMonitor(monitor.id)) === true, "deleted");
+});
+
 // ---- The CLI: the same service through `firecrawl`, as a user runs it.
 const require = createRequire(import.meta.url);
 const cliPath = join(require.resolve("firecrawl-cli/package.json"), "..", "dist", "index.js");
@@ -441,6 +469,29 @@ await step("cli credit-usage", async () => {
   const text = await cli(["credit-usage"]);
   check(text.includes("Remaining Credits: " + data.remainingCredits.toLocaleString("en-US")),
     `the remaining credits in the text output (got ${text.slice(0, 300)})`);
+});
+
+await step("cli monitor create|list|get|update|run|checks|check|delete", async () => {
+  const created = JSON.parse(await cli(["monitor", "create", "--name", "Kettle", "--cron", "0 * * * *", "--page", page]));
+  const id = created.data?.id;
+  check(typeof id === "string", `a monitor id (got ${JSON.stringify(created).slice(0, 300)})`);
+  const listed = JSON.parse(await cli(["monitor", "list", "--limit", "5"]));
+  check(listed.data.some((m) => m.id === id), "the monitor in the list");
+  check(JSON.parse(await cli(["monitor", "get", id])).data.schedule.cron === "0 * * * *", "get");
+  const updated = JSON.parse(await cli(["monitor", "update", id, "--state", "paused", "--timezone", "Europe/Paris"]));
+  check(updated.data.status === "paused" && updated.data.schedule.timezone === "Europe/Paris", "update");
+  const run = JSON.parse(await cli(["monitor", "run", id]));
+  const checkId = run.data?.id;
+  check(typeof checkId === "string", "a check id");
+  let detail;
+  for (let i = 0; i < 100; i += 1) {
+    detail = JSON.parse(await cli(["monitor", "check", id, checkId, "--limit", "10"])).data;
+    if (!["queued", "running"].includes(detail.status)) break;
+  }
+  check(detail.status === "completed" && detail.pages.length === 1, `the check's page (got ${detail.status})`);
+  const checks = JSON.parse(await cli(["monitor", "checks", id]));
+  check(checks.data.length === 1, "one check");
+  check(JSON.parse(await cli(["monitor", "delete", id])).success === true, "deleted");
 });
 
 console.log(`\n${passed} passed, ${failures.length} failed`);
