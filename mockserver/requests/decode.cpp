@@ -80,6 +80,22 @@ template <>
 constexpr const char* kSchema<AgentRequest> = "agent.request";
 template <>
 constexpr const char* kSchema<CrawlPreviewRequest> = "crawl-params-preview.request";
+template <>
+constexpr const char* kSchema<ResearchPapersRequest> = "research-papers.request";
+template <>
+constexpr const char* kSchema<ResearchPaperRequest> = "research-paper.request";
+template <>
+constexpr const char* kSchema<ResearchSimilarRequest> = "research-similar.request";
+template <>
+constexpr const char* kSchema<ResearchGithubRequest> = "research-github.request";
+template <>
+constexpr const char* kSchema<DeveloperSearchRequest> = "developer-search.request";
+template <>
+constexpr const char* kSchema<SearchFeedbackRequest> = "search-feedback.request";
+template <>
+constexpr const char* kSchema<FeedbackRequest> = "feedback.request";
+template <>
+constexpr const char* kSchema<SupportAskRequest> = "support-ask.request";
 
 }  // namespace
 
@@ -117,6 +133,14 @@ WEBDATA_REQUEST_TYPE(SearchRequest)
 WEBDATA_REQUEST_TYPE(ExtractRequest)
 WEBDATA_REQUEST_TYPE(AgentRequest)
 WEBDATA_REQUEST_TYPE(CrawlPreviewRequest)
+WEBDATA_REQUEST_TYPE(ResearchPapersRequest)
+WEBDATA_REQUEST_TYPE(ResearchPaperRequest)
+WEBDATA_REQUEST_TYPE(ResearchSimilarRequest)
+WEBDATA_REQUEST_TYPE(ResearchGithubRequest)
+WEBDATA_REQUEST_TYPE(DeveloperSearchRequest)
+WEBDATA_REQUEST_TYPE(SearchFeedbackRequest)
+WEBDATA_REQUEST_TYPE(FeedbackRequest)
+WEBDATA_REQUEST_TYPE(SupportAskRequest)
 #undef WEBDATA_REQUEST_TYPE
 
 template json encode<ScrapeOptions>(const ScrapeOptions&);

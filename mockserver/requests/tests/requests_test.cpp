@@ -57,6 +57,14 @@ const std::map<std::string, Binding>& bindings() {
       {"extract", bind<requests::ExtractRequest>()},
       {"agent", bind<requests::AgentRequest>()},
       {"crawl-params-preview", bind<requests::CrawlPreviewRequest>()},
+      {"research-papers", bind<requests::ResearchPapersRequest>()},
+      {"research-paper", bind<requests::ResearchPaperRequest>()},
+      {"research-similar", bind<requests::ResearchSimilarRequest>()},
+      {"research-github", bind<requests::ResearchGithubRequest>()},
+      {"developer-search", bind<requests::DeveloperSearchRequest>()},
+      {"search-feedback", bind<requests::SearchFeedbackRequest>()},
+      {"feedback", bind<requests::FeedbackRequest>()},
+      {"support-ask", bind<requests::SupportAskRequest>()},
   };
   return map;
 }
