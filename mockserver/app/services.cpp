@@ -4,6 +4,7 @@
 
 #include "app/answers.hpp"
 #include "search/agent_jobs.hpp"
+#include "search/research.hpp"
 #include "search/service.hpp"
 
 namespace webdata::mock {
@@ -81,6 +82,7 @@ void Services::make_engines() {
   extract.baseline_fields = config.has_fault("baseline-fields");
   extract.fault_error_object = config.has_fault("extract-error-object");
   extracts = std::make_unique<jobs::ExtractEngine>(*scraper, *web, teams, clock, extract);
+  research = std::make_unique<search::ResearchService>(*search);
 }
 
 void Services::route_events() {
@@ -167,6 +169,7 @@ void Services::reset() {
   jobs->reset();
   agents->reset();
   extracts->reset();
+  feedback.clear();
   webhooks->reset();
 }
 

@@ -16,6 +16,7 @@
 #include "core/teams.hpp"
 #include "http/server.hpp"
 #include "jobs/extract_jobs.hpp"
+#include "jobs/feedback.hpp"
 #include "jobs/job_engine.hpp"
 #include "requests/requests.hpp"
 #include "scrape/scraper.hpp"
@@ -28,6 +29,7 @@ namespace webdata::mock {
 namespace search {
 class SearchService;
 class AgentEngine;
+class ResearchService;
 }  // namespace search
 
 /// The crawl watcher's live switch, connection limits and count of open connections: the
@@ -85,6 +87,8 @@ struct Services {
   std::unique_ptr<search::SearchService> search;  // shared by the search and agent routes
   std::unique_ptr<search::AgentEngine> agents;    // after search and teams: its jobs use them
   std::unique_ptr<jobs::ExtractEngine> extracts;  // after scraper: its workers use it
+  std::unique_ptr<search::ResearchService> research;  // after search: developer docs
+  jobs::FeedbackStore feedback;  // POST /v2/feedback, POST /v2/search/{id}/feedback
   WatcherState watchers;
   /// The running server's "http://HOST:PORT", for a request without a Host header.
   std::function<std::string()> base_url;

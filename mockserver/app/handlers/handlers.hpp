@@ -36,6 +36,14 @@ void add_crawl_preview_routes(ApiRoutes& routes, Services& s);
 void add_parse_routes(ApiRoutes& routes, Services& s);
 /// POST /v1|v2/extract, GET /v1|v2/extract/{id} (handlers/extract.cpp).
 void add_extract_routes(ApiRoutes& routes, Services& s);
+/// GET /v2/search/research/papers[/{id}[/similar]], GET /v2/search/research/github,
+/// POST /v2/search/developer (handlers/research.cpp).
+void add_research_routes(ApiRoutes& routes, Services& s);
+/// POST /v2/feedback, POST /v2/search/{id}/feedback (handlers/feedback.cpp); the admin list.
+void add_feedback_routes(ApiRoutes& routes, Services& s);
+http::Response list_feedback(Services& s, const http::Request&, const http::PathParams&);
+/// POST /v2/support/ask (handlers/support.cpp).
+void add_support_routes(ApiRoutes& routes, Services& s);
 
 /// The admin API under /__admin/: journal, reset, clock, settings, watchers, webhooks
 /// (handlers/admin.cpp), mappings and scenarios (handlers/admin_mappings.cpp).
