@@ -4,7 +4,7 @@
 
 // The research paper index and its GitHub slice (GET /v2/search/research/..., options in the
 // query string, checked against their request schemas like a body), and developer search
-// (POST /v2/search/developer), over search::ResearchService. One credit a call.
+// (GET or POST /v2/search/developer), over search::ResearchService. One credit a call.
 
 namespace webdata::mock::handlers {
 
@@ -60,6 +60,11 @@ http::Response search_github(Services& s, ApiCall& call) {
       s, call, [&s](const auto& r) { return std::optional<json>(s.research->search_github(r)); });
 }
 
+http::Response developer_search(Services& s, ApiCall& call) {
+  return query_route<requests::DeveloperSearchRequest>(
+      s, call, [&s](const auto& r) { return std::optional<json>(s.research->developer(r)); });
+}
+
 }  // namespace
 
 void add_research_routes(ApiRoutes& routes, Services& s) {
@@ -71,6 +76,9 @@ void add_research_routes(ApiRoutes& routes, Services& s) {
              [&s](ApiCall& call) { return related_papers(s, call); });
   routes.api("GET", "/v2/search/research/github",
              [&s](ApiCall& call) { return search_github(s, call); });
+  // The CLI sends developer search as a GET with query parameters, the SDK as a POST body.
+  routes.api("GET", "/v2/search/developer",
+             [&s](ApiCall& call) { return developer_search(s, call); });
   routes.api<requests::DeveloperSearchRequest>(
       "POST", "/v2/search/developer", requests::Version::v2, Credits::checked,
       [&s](ApiCall& call, std::shared_ptr<const requests::DeveloperSearchRequest> request) {
