@@ -46,7 +46,9 @@ void MockServer::add_routes() {
                          handlers::add_map_routes, handlers::add_team_routes,
                          handlers::add_crawl_preview_routes, handlers::add_parse_routes,
                          handlers::add_extract_routes, handlers::add_exchange_routes,
-                         handlers::add_v1_job_routes, handlers::add_monitor_routes}) {
+                         handlers::add_v1_job_routes, handlers::add_monitor_routes,
+                         handlers::add_research_routes, handlers::add_feedback_routes,
+                         handlers::add_support_routes}) {
     add(api_routes_, services_);
   }
   handlers::add_admin_routes(admin_router_, services_, api_routes_);

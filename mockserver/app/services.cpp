@@ -5,6 +5,7 @@
 #include "app/answers.hpp"
 #include "search/agent_jobs.hpp"
 #include "search/research_jobs.hpp"
+#include "search/research.hpp"
 #include "search/service.hpp"
 
 namespace webdata::mock {
@@ -82,9 +83,10 @@ void Services::make_engines() {
   extract.baseline_fields = config.has_fault("baseline-fields");
   extract.fault_error_object = config.has_fault("extract-error-object");
   extracts = std::make_unique<jobs::ExtractEngine>(*scraper, *web, teams, clock, extract);
-  research = std::make_unique<search::ResearchEngine>(*search, clock);
+  deep_research = std::make_unique<search::ResearchEngine>(*search, clock);
   llmstxt = std::make_unique<jobs::LlmsTxtEngine>(*scraper, *web, clock);
   monitors = std::make_unique<jobs::MonitorEngine>(*scraper, teams, clock);
+  research = std::make_unique<search::ResearchService>(*search);
 }
 
 void Services::route_events() {
@@ -191,9 +193,10 @@ void Services::reset() {
   jobs->reset();
   agents->reset();
   extracts->reset();
-  research->reset();
+  deep_research->reset();
   llmstxt->reset();
   monitors->reset();
+  feedback.clear();
   webhooks->reset();
 }
 

@@ -16,6 +16,7 @@
 #include "core/teams.hpp"
 #include "http/server.hpp"
 #include "jobs/extract_jobs.hpp"
+#include "jobs/feedback.hpp"
 #include "jobs/job_engine.hpp"
 #include "jobs/llmstxt_jobs.hpp"
 #include "jobs/monitors.hpp"
@@ -31,6 +32,7 @@ namespace search {
 class SearchService;
 class AgentEngine;
 class ResearchEngine;
+class ResearchService;
 }  // namespace search
 
 /// The crawl watcher's live switch, connection limits and count of open connections: the
@@ -92,9 +94,11 @@ struct Services {
   std::unique_ptr<search::SearchService> search;  // shared by the search and agent routes
   std::unique_ptr<search::AgentEngine> agents;    // after search and teams: its jobs use them
   std::unique_ptr<jobs::ExtractEngine> extracts;  // after scraper: its workers use it
-  std::unique_ptr<search::ResearchEngine> research;  // v1 deep research, over search
+  std::unique_ptr<search::ResearchEngine> deep_research;  // v1 deep research, over search
   std::unique_ptr<jobs::LlmsTxtEngine> llmstxt;      // v1 llms.txt, after scraper
   std::unique_ptr<jobs::MonitorEngine> monitors;  // after scraper and webhooks: its checks use them
+  std::unique_ptr<search::ResearchService> research;  // after search: developer docs
+  jobs::FeedbackStore feedback;  // POST /v2/feedback, POST /v2/search/{id}/feedback
   WatcherState watchers;
   /// The running server's "http://HOST:PORT", for a request without a Host header.
   std::function<std::string()> base_url;

@@ -87,6 +87,21 @@ constexpr const char* kSchema<LlmsTxtRequest> = "llmstxt.request";
 constexpr const char* kSchema<MonitorRequest> = "monitor.request";
 template <>
 constexpr const char* kSchema<MonitorUpdateRequest> = "monitor-update.request";
+constexpr const char* kSchema<ResearchPapersRequest> = "research-papers.request";
+template <>
+constexpr const char* kSchema<ResearchPaperRequest> = "research-paper.request";
+template <>
+constexpr const char* kSchema<ResearchSimilarRequest> = "research-similar.request";
+template <>
+constexpr const char* kSchema<ResearchGithubRequest> = "research-github.request";
+template <>
+constexpr const char* kSchema<DeveloperSearchRequest> = "developer-search.request";
+template <>
+constexpr const char* kSchema<SearchFeedbackRequest> = "search-feedback.request";
+template <>
+constexpr const char* kSchema<FeedbackRequest> = "feedback.request";
+template <>
+constexpr const char* kSchema<SupportAskRequest> = "support-ask.request";
 
 }  // namespace
 
@@ -128,6 +143,14 @@ WEBDATA_REQUEST_TYPE(DeepResearchRequest)
 WEBDATA_REQUEST_TYPE(LlmsTxtRequest)
 WEBDATA_REQUEST_TYPE(MonitorRequest)
 WEBDATA_REQUEST_TYPE(MonitorUpdateRequest)
+WEBDATA_REQUEST_TYPE(ResearchPapersRequest)
+WEBDATA_REQUEST_TYPE(ResearchPaperRequest)
+WEBDATA_REQUEST_TYPE(ResearchSimilarRequest)
+WEBDATA_REQUEST_TYPE(ResearchGithubRequest)
+WEBDATA_REQUEST_TYPE(DeveloperSearchRequest)
+WEBDATA_REQUEST_TYPE(SearchFeedbackRequest)
+WEBDATA_REQUEST_TYPE(FeedbackRequest)
+WEBDATA_REQUEST_TYPE(SupportAskRequest)
 #undef WEBDATA_REQUEST_TYPE
 
 template json encode<ScrapeOptions>(const ScrapeOptions&);

@@ -303,6 +303,36 @@ struct MonitorRequest {
   std::int64_t retention_days{};
   std::optional<std::string> goal;
   bool judge_enabled{};
+// ---- research, developer search, feedback, support (the query parameters of the research
+// routes are read as an object of their schema's members: requests::query_body).
+
+struct ResearchPapersRequest {
+  Version version = Version::v2;
+  std::string query;
+  std::int64_t k = 40;
+  std::optional<std::vector<std::string>> authors;
+  std::optional<std::vector<std::string>> categories;
+  std::optional<std::string> from;
+  std::optional<std::string> to;
+  std::optional<std::string> origin;
+  std::optional<std::string> integration;
+};
+
+struct ResearchPaperRequest {
+  Version version = Version::v2;
+  std::optional<std::string> query;  ///< set: read mode (passages answering it)
+  std::int64_t k = 4;
+  std::optional<std::string> origin;
+  std::optional<std::string> integration;
+};
+
+struct ResearchSimilarRequest {
+  Version version = Version::v2;
+  std::string intent;
+  std::string mode = "similar";  ///< similar | citers | references
+  std::int64_t k = 40;
+  bool rerank = false;
+  std::optional<std::vector<std::string>> anchor;
   std::optional<std::string> origin;
   std::optional<std::string> integration;
 };
@@ -319,9 +349,75 @@ struct MonitorUpdateRequest {
   std::optional<std::int64_t> retention_days;
   std::optional<nlohmann::json> goal;  ///< a string or null
   std::optional<bool> judge_enabled;
+struct ResearchGithubRequest {
+  Version version = Version::v2;
+  std::string query;
+  std::int64_t k = 20;
   std::optional<std::string> origin;
   std::optional<std::string> integration;
 };
+
+struct DeveloperSearchRequest {
+  Version version = Version::v2;
+  std::string query;
+  std::int64_t k = 10;
+  std::int64_t passages = 1;
+  std::optional<std::vector<std::string>> types;  ///< doc | issue | pull_request | readme
+  std::optional<std::vector<std::string>> repos;
+  std::optional<std::vector<std::string>> sources;
+  std::optional<std::string> language;
+  std::optional<std::vector<std::string>> topic;
+  std::optional<std::string> license;
+  std::optional<std::int64_t> min_stars;
+  std::optional<std::int64_t> max_stars;
+  std::optional<bool> archived;
+  std::optional<bool> fork;
+  std::optional<std::string> skills;
+  std::optional<std::string> origin;
+  std::optional<std::string> integration;
+};
+
+struct SearchFeedbackRequest {
+  Version version = Version::v2;
+  std::string rating;  ///< good | partial | bad
+  std::optional<nlohmann::json> valuable_sources;
+  std::optional<nlohmann::json> missing_content;
+  std::optional<std::string> query_suggestions;
+  std::optional<nlohmann::json> integration;  ///< a string or null
+  std::optional<std::string> origin;
+};
+
+struct FeedbackRequest {
+  Version version = Version::v2;
+  std::string rating;  ///< good | partial | bad
+  std::optional<nlohmann::json> valuable_sources;
+  std::optional<nlohmann::json> missing_content;
+  std::optional<std::string> query_suggestions;
+  std::optional<nlohmann::json> integration;  ///< a string or null
+  std::optional<std::string> origin;
+  std::string endpoint;  ///< search | scrape | parse | map
+  std::string job_id;
+  std::optional<std::vector<std::string>> issues;
+  std::optional<std::vector<std::string>> tags;
+  std::optional<std::string> note;
+  std::optional<std::string> url;
+  std::optional<std::vector<std::int64_t>> page_numbers;
+  std::optional<nlohmann::json> metadata;
+};
+
+struct SupportAskRequest {
+  Version version = Version::v2;
+  std::string question;
+  std::optional<std::string> job_id;
+  std::optional<std::string> origin;
+  std::optional<std::string> integration;
+};
+
+/// Query parameters as the object their request schema describes: a member the schema types as
+/// an array collects every value of its parameter, an integer or boolean one is read as such
+/// when it parses (else kept as text, for the schema to refuse).
+nlohmann::json query_body(const std::string& schema,
+                          const std::vector<std::pair<std::string, std::string>>& params);
 
 /// The typed value of a body that its schema accepted, with the schema's defaults filled in
 /// (validate() fills them). `unread`, when given, collects the body's keys that no field took:

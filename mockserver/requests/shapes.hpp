@@ -282,6 +282,77 @@ struct Shape<MonitorUpdateRequest> {
       field("targets", &M::targets), field("retentionDays", &M::retention_days),
       field("goal", &M::goal), field("judgeEnabled", &M::judge_enabled),
       field("origin", &M::origin), field("integration", &M::integration));
+struct Shape<ResearchPapersRequest> {
+  using P = ResearchPapersRequest;
+  static constexpr auto fields = std::make_tuple(
+      field("query", &P::query), field("k", &P::k), field("authors", &P::authors),
+      field("categories", &P::categories), field("from", &P::from), field("to", &P::to),
+      field("origin", &P::origin), field("integration", &P::integration));
+};
+
+template <>
+struct Shape<ResearchPaperRequest> {
+  using P = ResearchPaperRequest;
+  static constexpr auto fields = std::make_tuple(field("query", &P::query), field("k", &P::k),
+                                                 field("origin", &P::origin), field("integration", &P::integration));
+};
+
+template <>
+struct Shape<ResearchSimilarRequest> {
+  using P = ResearchSimilarRequest;
+  static constexpr auto fields = std::make_tuple(
+      field("intent", &P::intent), field("mode", &P::mode), field("k", &P::k),
+      field("rerank", &P::rerank), field("anchor", &P::anchor), field("origin", &P::origin), field("integration", &P::integration));
+};
+
+template <>
+struct Shape<ResearchGithubRequest> {
+  using P = ResearchGithubRequest;
+  static constexpr auto fields = std::make_tuple(field("query", &P::query), field("k", &P::k),
+                                                 field("origin", &P::origin), field("integration", &P::integration));
+};
+
+template <>
+struct Shape<DeveloperSearchRequest> {
+  using P = DeveloperSearchRequest;
+  static constexpr auto fields = std::make_tuple(
+      field("query", &P::query), field("k", &P::k), field("passages", &P::passages),
+      field("types", &P::types), field("repos", &P::repos), field("sources", &P::sources),
+      field("language", &P::language), field("topic", &P::topic), field("license", &P::license),
+      field("min_stars", &P::min_stars), field("max_stars", &P::max_stars),
+      field("archived", &P::archived), field("fork", &P::fork), field("skills", &P::skills),
+      field("origin", &P::origin), field("integration", &P::integration));
+};
+
+template <>
+struct Shape<SearchFeedbackRequest> {
+  using P = SearchFeedbackRequest;
+  static constexpr auto fields = std::make_tuple(
+      field("rating", &P::rating), field("valuableSources", &P::valuable_sources),
+      field("missingContent", &P::missing_content),
+      field("querySuggestions", &P::query_suggestions), field("integration", &P::integration),
+      field("origin", &P::origin));
+};
+
+template <>
+struct Shape<FeedbackRequest> {
+  using P = FeedbackRequest;
+  static constexpr auto fields = std::make_tuple(
+      field("rating", &P::rating), field("valuableSources", &P::valuable_sources),
+      field("missingContent", &P::missing_content),
+      field("querySuggestions", &P::query_suggestions), field("integration", &P::integration),
+      field("origin", &P::origin), field("endpoint", &P::endpoint), field("jobId", &P::job_id),
+      field("issues", &P::issues), field("tags", &P::tags), field("note", &P::note),
+      field("url", &P::url), field("pageNumbers", &P::page_numbers),
+      field("metadata", &P::metadata));
+};
+
+template <>
+struct Shape<SupportAskRequest> {
+  using P = SupportAskRequest;
+  static constexpr auto fields =
+      std::make_tuple(field("question", &P::question), field("jobId", &P::job_id),
+                      field("origin", &P::origin), field("integration", &P::integration));
 };
 
 // Entries that take more than one form on the wire, and nested options that carry the version.

@@ -171,7 +171,8 @@ void add_admin_routes(http::Router& admin, Services& s, ApiRoutes& routes) {
                                        {"POST", "/__admin/settings/credits", set_credits},
                                        {"GET", "/__admin/watchers", list_watchers},
                                        {"GET", "/__admin/webhooks", list_webhooks},
-                                       {"DELETE", "/__admin/webhooks", clear_webhooks}};
+                                       {"DELETE", "/__admin/webhooks", clear_webhooks},
+                                       {"GET", "/__admin/feedback", list_feedback}};
   add_admin_table(admin, s, kRoutes);
   // Everything back to the start state: journal, stubs, scenarios, clock, credits, caches,
   // jobs and the API's idempotency keys.

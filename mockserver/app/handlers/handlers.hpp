@@ -39,6 +39,14 @@ void add_extract_routes(ApiRoutes& routes, Services& s);
 /// POST/GET /v2/monitor, GET/PATCH/DELETE /v2/monitor/{id}, POST .../run, GET .../checks and
 /// .../checks/{checkId} (handlers/monitors.cpp).
 void add_monitor_routes(ApiRoutes& routes, Services& s);
+/// GET /v2/search/research/papers[/{id}[/similar]], GET /v2/search/research/github,
+/// POST /v2/search/developer (handlers/research.cpp).
+void add_research_routes(ApiRoutes& routes, Services& s);
+/// POST /v2/feedback, POST /v2/search/{id}/feedback (handlers/feedback.cpp); the admin list.
+void add_feedback_routes(ApiRoutes& routes, Services& s);
+http::Response list_feedback(Services& s, const http::Request&, const http::PathParams&);
+/// POST /v2/support/ask (handlers/support.cpp).
+void add_support_routes(ApiRoutes& routes, Services& s);
 
 /// GET /exchange/discover (handlers/exchange.cpp): the mock's teams have no Exchange (Alexandria
 /// tool catalogue), so it answers as the service does for such a team.

@@ -34,19 +34,19 @@ search::ResearchSpec research_spec(const requests::DeepResearchRequest& request)
 
 http::Response start_research(Services& s, ApiCall& call,
                               const requests::DeepResearchRequest& request) {
-  const auto job = s.research->start(call.team.id, research_spec(request));
+  const auto job = s.deep_research->start(call.team.id, research_spec(request));
   const auto credits = std::max<std::int64_t>(1, static_cast<std::int64_t>(job->sources.size()));
   if (!s.teams.try_charge(call.team.id, credits)) {
-    s.research->discard(job->id);
+    s.deep_research->discard(job->id);
     return *s.require_credits(call.team, credits);
   }
   return http::Response::json(200, {{"success", true}, {"id", job->id}});
 }
 
 http::Response research_status(Services& s, ApiCall& call) {
-  const auto job = s.research->find(call.params.at("id"), call.team.id);
+  const auto job = s.deep_research->find(call.params.at("id"), call.team.id);
   if (!job) return http::Response::error(404, "Research job not found");
-  return http::Response::json(200, s.research->status_body(*job));
+  return http::Response::json(200, s.deep_research->status_body(*job));
 }
 
 http::Response start_llmstxt(Services& s, ApiCall& call, const requests::LlmsTxtRequest& request) {

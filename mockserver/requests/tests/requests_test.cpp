@@ -59,6 +59,14 @@ const std::map<std::string, Binding>& bindings() {
       {"crawl-params-preview", bind<requests::CrawlPreviewRequest>()},
       {"monitor", bind<requests::MonitorRequest>()},
       {"monitor-update", bind<requests::MonitorUpdateRequest>()},
+      {"research-papers", bind<requests::ResearchPapersRequest>()},
+      {"research-paper", bind<requests::ResearchPaperRequest>()},
+      {"research-similar", bind<requests::ResearchSimilarRequest>()},
+      {"research-github", bind<requests::ResearchGithubRequest>()},
+      {"developer-search", bind<requests::DeveloperSearchRequest>()},
+      {"search-feedback", bind<requests::SearchFeedbackRequest>()},
+      {"feedback", bind<requests::FeedbackRequest>()},
+      {"support-ask", bind<requests::SupportAskRequest>()},
   };
   return map;
 }

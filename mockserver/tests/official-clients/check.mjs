@@ -494,6 +494,61 @@ await step("cli monitor create|list|get|update|run|checks|check|delete", async (
   check(JSON.parse(await cli(["monitor", "delete", id])).success === true, "deleted");
 });
 
+// ---- Research, developer search, feedback and support ask (the bundled corpus of the mock).
+const someUuid = "0e8b1f5e-8c1d-4b35-9a0e-1c7d3f0a2b44";
+
+await step("sdk research: searchPapers, getPaper (metadata and read), similarPapers, searchGithub", async () => {
+  const found = await app.research.searchPapers("graph neural networks for molecules", { k: 3 });
+  check(found.success && found.results.length === 3, `3 papers (got ${JSON.stringify(found).slice(0, 300)})`);
+  const id = found.results[0].primaryId;
+  const meta = await app.research.getPaper(id);
+  check(meta.paper?.title === found.results[0].title, "the paper's metadata");
+  const read = await app.research.getPaper("arxiv:2101.00101", { query: "which dataset", k: 1 });
+  check(read.passages?.length === 1 && read.passages[0].text.includes("QM9"), "the passage that answers");
+  const related = await app.research.similarPapers("1001", { intent: "molecule property prediction", k: 2 });
+  check(related.results.length === 2 && typeof related.poolSize === "number", "related papers");
+  check(typeof related.results[0].signals?.structural === "number", "signals");
+  const gh = await app.research.searchGithub("retry backoff", { k: 2 });
+  check(gh.results[0]?.repo === "acme/flowpipe", `the flowpipe repo (got ${JSON.stringify(gh).slice(0, 300)})`);
+});
+
+await step("sdk developerSearch, feedback, searchFeedback", async () => {
+  const dev = await app.developerSearch("configure webhooks", { k: 3, passages: 2 });
+  check(dev.success && dev.results.length > 0 && dev.results[0].passages.length > 0, "developer results");
+  const doc = await app.scrape(page, { formats: ["markdown"] });
+  const fb = await app.feedback({ endpoint: "scrape", jobId: doc.metadata.scrapeId, rating: "bad", note: "price missing" });
+  check(fb.success && typeof fb.feedbackId === "string" && fb.creditsRefunded === 0, "feedback stored");
+  const sf = await app.searchFeedback(someUuid, { rating: "good", valuableSources: [{ url: page }] });
+  check(sf.success && typeof sf.feedbackId === "string", "search feedback stored");
+});
+
+await step("cli research search-papers|inspect-paper|related-papers|read-paper|search-github", async () => {
+  const found = JSON.parse(await cli(["research", "search-papers", "graph neural networks", "--limit", "2", "--json"]));
+  const list = found.results ?? found.data?.results;
+  check(Array.isArray(list) && list.length === 2, `2 papers (got ${JSON.stringify(found).slice(0, 300)})`);
+  const inspected = await cli(["research", "inspect-paper", "arxiv:2101.00101"]);
+  check(inspected.includes("Molecular Property Prediction"), `the title (got ${inspected.slice(0, 300)})`);
+  const related = await cli(["research", "related-papers", "1001", "--intent", "molecules", "--limit", "2"]);
+  check(related.length > 0, "related papers on stdout");
+  const read = await cli(["research", "read-paper", "1001", "--question", "which dataset", "--limit", "1"]);
+  check(read.includes("QM9"), `the passage (got ${read.slice(0, 300)})`);
+  const gh = await cli(["research", "search-github", "retry backoff", "--limit", "2"]);
+  check(gh.includes("acme/flowpipe"), `the repo (got ${gh.slice(0, 300)})`);
+});
+
+await step("cli developer, feedback scrape, search-feedback, doctor <job-id>", async () => {
+  const dev = await cli(["developer", "configure webhooks", "--limit", "3"]);
+  check(dev.includes("docs.example.test"), `docs results (got ${dev.slice(0, 300)})`);
+  const doc = await app.scrape(page, { formats: ["markdown"] });
+  const fb = await cli(["feedback", "scrape", doc.metadata.scrapeId, "--rating", "good", "--note", "fine", "--json"]);
+  check(fb.includes("feedbackId"), `the feedback id (got ${fb.slice(0, 300)})`);
+  const sf = await cli(["search-feedback", someUuid, "--rating", "partial", "--json"]);
+  check(sf.includes("feedbackId"), `the search feedback id (got ${sf.slice(0, 300)})`);
+  const started = await app.startBatchScrape([page, "https://shop.example.test/missing-page"], { options: { formats: ["markdown"] } });
+  const answer = await cli(["doctor", started.id]);
+  check(answer.includes(started.id), `an answer about the batch (got ${answer.slice(0, 300)})`);
+});
+
 console.log(`\n${passed} passed, ${failures.length} failed`);
 if (failures.length) {
   console.log(`failed: ${failures.join("; ")}`);
