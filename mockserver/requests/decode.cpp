@@ -84,9 +84,11 @@ template <>
 constexpr const char* kSchema<DeepResearchRequest> = "deep-research.request";
 template <>
 constexpr const char* kSchema<LlmsTxtRequest> = "llmstxt.request";
+template <>
 constexpr const char* kSchema<MonitorRequest> = "monitor.request";
 template <>
 constexpr const char* kSchema<MonitorUpdateRequest> = "monitor-update.request";
+template <>
 constexpr const char* kSchema<ResearchPapersRequest> = "research-papers.request";
 template <>
 constexpr const char* kSchema<ResearchPaperRequest> = "research-paper.request";

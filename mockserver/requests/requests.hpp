@@ -303,6 +303,26 @@ struct MonitorRequest {
   std::int64_t retention_days{};
   std::optional<std::string> goal;
   bool judge_enabled{};
+  std::optional<std::string> origin;
+  std::optional<std::string> integration;
+};
+
+/// PATCH: every field optional; `webhook`, `notification` and `goal` may be null (removed).
+struct MonitorUpdateRequest {
+  Version version = Version::v2;
+  std::optional<std::string> name;
+  std::optional<std::string> status;  ///< active | paused
+  std::optional<MonitorSchedule> schedule;
+  std::optional<nlohmann::json> webhook;
+  std::optional<nlohmann::json> notification;
+  std::optional<std::vector<MonitorTarget>> targets;
+  std::optional<std::int64_t> retention_days;
+  std::optional<nlohmann::json> goal;  ///< a string or null
+  std::optional<bool> judge_enabled;
+  std::optional<std::string> origin;
+  std::optional<std::string> integration;
+};
+
 // ---- research, developer search, feedback, support (the query parameters of the research
 // routes are read as an object of their schema's members: requests::query_body).
 
@@ -337,18 +357,6 @@ struct ResearchSimilarRequest {
   std::optional<std::string> integration;
 };
 
-/// PATCH: every field optional; `webhook`, `notification` and `goal` may be null (removed).
-struct MonitorUpdateRequest {
-  Version version = Version::v2;
-  std::optional<std::string> name;
-  std::optional<std::string> status;  ///< active | paused
-  std::optional<MonitorSchedule> schedule;
-  std::optional<nlohmann::json> webhook;
-  std::optional<nlohmann::json> notification;
-  std::optional<std::vector<MonitorTarget>> targets;
-  std::optional<std::int64_t> retention_days;
-  std::optional<nlohmann::json> goal;  ///< a string or null
-  std::optional<bool> judge_enabled;
 struct ResearchGithubRequest {
   Version version = Version::v2;
   std::string query;

@@ -282,6 +282,9 @@ struct Shape<MonitorUpdateRequest> {
       field("targets", &M::targets), field("retentionDays", &M::retention_days),
       field("goal", &M::goal), field("judgeEnabled", &M::judge_enabled),
       field("origin", &M::origin), field("integration", &M::integration));
+};
+
+template <>
 struct Shape<ResearchPapersRequest> {
   using P = ResearchPapersRequest;
   static constexpr auto fields = std::make_tuple(
