@@ -45,7 +45,7 @@ void MockServer::add_routes() {
                          handlers::add_search_routes, handlers::add_agent_routes,
                          handlers::add_map_routes, handlers::add_team_routes,
                          handlers::add_crawl_preview_routes, handlers::add_parse_routes,
-                         handlers::add_extract_routes}) {
+                         handlers::add_extract_routes, handlers::add_browser_routes}) {
     add(api_routes_, services_);
   }
   handlers::add_admin_routes(admin_router_, services_, api_routes_);

@@ -81,6 +81,10 @@ void Services::make_engines() {
   extract.baseline_fields = config.has_fault("baseline-fields");
   extract.fault_error_object = config.has_fault("extract-error-object");
   extracts = std::make_unique<jobs::ExtractEngine>(*scraper, *web, teams, clock, extract);
+  browsers = std::make_unique<scrape::BrowserSessions>(
+      *web, clock, [this](const std::string& team, std::int64_t credits) {
+        teams.charge(team, credits);
+      });
 }
 
 void Services::route_events() {
@@ -167,6 +171,7 @@ void Services::reset() {
   jobs->reset();
   agents->reset();
   extracts->reset();
+  browsers->clear();
   webhooks->reset();
 }
 

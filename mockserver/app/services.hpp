@@ -18,6 +18,7 @@
 #include "jobs/extract_jobs.hpp"
 #include "jobs/job_engine.hpp"
 #include "requests/requests.hpp"
+#include "scrape/browser_sessions.hpp"
 #include "scrape/scraper.hpp"
 #include "web/stub_store.hpp"
 #include "web/virtual_web.hpp"
@@ -85,6 +86,7 @@ struct Services {
   std::unique_ptr<search::SearchService> search;  // shared by the search and agent routes
   std::unique_ptr<search::AgentEngine> agents;    // after search and teams: its jobs use them
   std::unique_ptr<jobs::ExtractEngine> extracts;  // after scraper: its workers use it
+  std::unique_ptr<scrape::BrowserSessions> browsers;  // browser and interact sessions
   WatcherState watchers;
   /// The running server's "http://HOST:PORT", for a request without a Host header.
   std::function<std::string()> base_url;

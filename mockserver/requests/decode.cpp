@@ -80,6 +80,12 @@ template <>
 constexpr const char* kSchema<AgentRequest> = "agent.request";
 template <>
 constexpr const char* kSchema<CrawlPreviewRequest> = "crawl-params-preview.request";
+template <>
+constexpr const char* kSchema<BrowserRequest> = "browser.request";
+template <>
+constexpr const char* kSchema<BrowserExecuteRequest> = "browser-execute.request";
+template <>
+constexpr const char* kSchema<InteractRequest> = "interact.request";
 
 }  // namespace
 
@@ -117,6 +123,9 @@ WEBDATA_REQUEST_TYPE(SearchRequest)
 WEBDATA_REQUEST_TYPE(ExtractRequest)
 WEBDATA_REQUEST_TYPE(AgentRequest)
 WEBDATA_REQUEST_TYPE(CrawlPreviewRequest)
+WEBDATA_REQUEST_TYPE(BrowserRequest)
+WEBDATA_REQUEST_TYPE(BrowserExecuteRequest)
+WEBDATA_REQUEST_TYPE(InteractRequest)
 #undef WEBDATA_REQUEST_TYPE
 
 template json encode<ScrapeOptions>(const ScrapeOptions&);

@@ -60,7 +60,8 @@ TEST_CASE("origin and integration are accepted by every request schema", "[valid
     CHECK(props.contains("integration"));
     CHECK(schemas.document(name).at("additionalProperties") == false);
   }
-  CHECK(requests == 15);  // 9 of the specification, map and extract (v1, v2), params preview, parse
+  CHECK(requests == 18);  // 9 of the specification, map and extract (v1, v2), params preview, parse,
+                          // browser, browser execute, interact
 }
 
 TEST_CASE("a wrong type names the field's path", "[validate]") {

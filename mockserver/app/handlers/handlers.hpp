@@ -36,6 +36,9 @@ void add_crawl_preview_routes(ApiRoutes& routes, Services& s);
 void add_parse_routes(ApiRoutes& routes, Services& s);
 /// POST /v1|v2/extract, GET /v1|v2/extract/{id} (handlers/extract.cpp).
 void add_extract_routes(ApiRoutes& routes, Services& s);
+/// POST/GET /v2/browser, POST /v2/browser/{id}/execute, DELETE /v2/browser/{id},
+/// POST/DELETE /v2/scrape/{id}/interact (handlers/browser.cpp).
+void add_browser_routes(ApiRoutes& routes, Services& s);
 
 /// The admin API under /__admin/: journal, reset, clock, settings, watchers, webhooks
 /// (handlers/admin.cpp), mappings and scenarios (handlers/admin_mappings.cpp).

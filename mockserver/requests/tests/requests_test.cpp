@@ -57,6 +57,9 @@ const std::map<std::string, Binding>& bindings() {
       {"extract", bind<requests::ExtractRequest>()},
       {"agent", bind<requests::AgentRequest>()},
       {"crawl-params-preview", bind<requests::CrawlPreviewRequest>()},
+      {"browser", bind<requests::BrowserRequest>()},
+      {"browser-execute", bind<requests::BrowserExecuteRequest>()},
+      {"interact", bind<requests::InteractRequest>()},
   };
   return map;
 }
