@@ -48,7 +48,7 @@ void MockServer::add_routes() {
                          handlers::add_extract_routes, handlers::add_exchange_routes,
                          handlers::add_v1_job_routes, handlers::add_monitor_routes,
                          handlers::add_research_routes, handlers::add_feedback_routes,
-                         handlers::add_support_routes}) {
+                         handlers::add_support_routes, handlers::add_browser_routes}) {
     add(api_routes_, services_);
   }
   handlers::add_admin_routes(admin_router_, services_, api_routes_);

@@ -87,6 +87,10 @@ void Services::make_engines() {
   llmstxt = std::make_unique<jobs::LlmsTxtEngine>(*scraper, *web, clock);
   monitors = std::make_unique<jobs::MonitorEngine>(*scraper, teams, clock);
   research = std::make_unique<search::ResearchService>(*search);
+  browsers = std::make_unique<scrape::BrowserSessions>(
+      *web, clock, [this](const std::string& team, std::int64_t credits) {
+        teams.charge(team, credits);
+      });
 }
 
 void Services::route_events() {
@@ -197,6 +201,7 @@ void Services::reset() {
   llmstxt->reset();
   monitors->reset();
   feedback.clear();
+  browsers->clear();
   webhooks->reset();
 }
 

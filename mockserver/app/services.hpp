@@ -21,6 +21,7 @@
 #include "jobs/llmstxt_jobs.hpp"
 #include "jobs/monitors.hpp"
 #include "requests/requests.hpp"
+#include "scrape/browser_sessions.hpp"
 #include "scrape/scraper.hpp"
 #include "web/stub_store.hpp"
 #include "web/virtual_web.hpp"
@@ -99,6 +100,7 @@ struct Services {
   std::unique_ptr<jobs::MonitorEngine> monitors;  // after scraper and webhooks: its checks use them
   std::unique_ptr<search::ResearchService> research;  // after search: developer docs
   jobs::FeedbackStore feedback;  // POST /v2/feedback, POST /v2/search/{id}/feedback
+  std::unique_ptr<scrape::BrowserSessions> browsers;  // browser and interact sessions
   WatcherState watchers;
   /// The running server's "http://HOST:PORT", for a request without a Host header.
   std::function<std::string()> base_url;

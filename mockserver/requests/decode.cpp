@@ -104,6 +104,12 @@ template <>
 constexpr const char* kSchema<FeedbackRequest> = "feedback.request";
 template <>
 constexpr const char* kSchema<SupportAskRequest> = "support-ask.request";
+template <>
+constexpr const char* kSchema<BrowserRequest> = "browser.request";
+template <>
+constexpr const char* kSchema<BrowserExecuteRequest> = "browser-execute.request";
+template <>
+constexpr const char* kSchema<InteractRequest> = "interact.request";
 
 }  // namespace
 
@@ -153,6 +159,9 @@ WEBDATA_REQUEST_TYPE(DeveloperSearchRequest)
 WEBDATA_REQUEST_TYPE(SearchFeedbackRequest)
 WEBDATA_REQUEST_TYPE(FeedbackRequest)
 WEBDATA_REQUEST_TYPE(SupportAskRequest)
+WEBDATA_REQUEST_TYPE(BrowserRequest)
+WEBDATA_REQUEST_TYPE(BrowserExecuteRequest)
+WEBDATA_REQUEST_TYPE(InteractRequest)
 #undef WEBDATA_REQUEST_TYPE
 
 template json encode<ScrapeOptions>(const ScrapeOptions&);

@@ -427,6 +427,38 @@ struct SupportAskRequest {
 nlohmann::json query_body(const std::string& schema,
                           const std::vector<std::pair<std::string, std::string>>& params);
 
+/// POST /v2/browser: a browser session (docs/reference/browser.md).
+struct BrowserRequest {
+  Version version = Version::v2;
+  std::int64_t ttl = 600;           ///< seconds the session lives at most
+  std::int64_t activity_ttl = 300;  ///< seconds it lives without an execute
+  bool stream_web_view = false;
+  std::optional<nlohmann::json> profile;  ///< reported back nowhere; no effect
+  std::optional<std::string> origin;
+  std::optional<std::string> integration;
+};
+
+/// POST /v2/browser/{id}/execute: code run on the session's page.
+struct BrowserExecuteRequest {
+  Version version = Version::v2;
+  std::string code;
+  std::string language;  ///< python | node | bash: one grammar for all in the mock
+  std::optional<std::int64_t> timeout;
+  std::optional<std::string> origin;
+  std::optional<std::string> integration;
+};
+
+/// POST /v2/scrape/{id}/interact: code or a prompt run on the page of an earlier scrape.
+struct InteractRequest {
+  Version version = Version::v2;
+  std::optional<std::string> code;
+  std::optional<std::string> prompt;
+  std::string language;
+  std::optional<std::int64_t> timeout;
+  std::optional<std::string> origin;
+  std::optional<std::string> integration;
+};
+
 /// The typed value of a body that its schema accepted, with the schema's defaults filled in
 /// (validate() fills them). `unread`, when given, collects the body's keys that no field took:
 /// empty unless the schema and the type drifted apart (the drift test's check).

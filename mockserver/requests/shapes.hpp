@@ -358,6 +358,33 @@ struct Shape<SupportAskRequest> {
                       field("origin", &P::origin), field("integration", &P::integration));
 };
 
+template <>
+struct Shape<BrowserRequest> {
+  using P = BrowserRequest;
+  static constexpr auto fields = std::make_tuple(
+      field("ttl", &P::ttl), field("activityTtl", &P::activity_ttl),
+      field("streamWebView", &P::stream_web_view), field("profile", &P::profile),
+      field("origin", &P::origin), field("integration", &P::integration));
+};
+
+template <>
+struct Shape<BrowserExecuteRequest> {
+  using P = BrowserExecuteRequest;
+  static constexpr auto fields =
+      std::make_tuple(field("code", &P::code), field("language", &P::language),
+                      field("timeout", &P::timeout), field("origin", &P::origin),
+                      field("integration", &P::integration));
+};
+
+template <>
+struct Shape<InteractRequest> {
+  using P = InteractRequest;
+  static constexpr auto fields = std::make_tuple(
+      field("code", &P::code), field("prompt", &P::prompt), field("language", &P::language),
+      field("timeout", &P::timeout), field("origin", &P::origin),
+      field("integration", &P::integration));
+};
+
 // Entries that take more than one form on the wire, and nested options that carry the version.
 void read(const nlohmann::json& in, Format& out, const Context& ctx);
 nlohmann::json write(const Format& value, const Emit& emit);

@@ -60,9 +60,10 @@ TEST_CASE("origin and integration are accepted by every request schema", "[valid
     CHECK(props.contains("integration"));
     CHECK(schemas.document(name).at("additionalProperties") == false);
   }
-  CHECK(requests == 15 + 2 + 2 + 8);  // 9 of the specification, map and extract (v1, v2), params
+  CHECK(requests == 15 + 2 + 2 + 8 + 3);  // 9 of the specification, map and extract (v1, v2), params
   // preview, parse + v1 deep research and llms.txt + monitor create and update + research (papers,
-  // paper, similar, github), developer search, feedback (2), support ask
+  // paper, similar, github), developer search, feedback (2), support ask + browser, browser
+  // execute, interact
 }
 
 TEST_CASE("a wrong type names the field's path", "[validate]") {

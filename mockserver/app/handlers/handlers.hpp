@@ -47,6 +47,9 @@ void add_feedback_routes(ApiRoutes& routes, Services& s);
 http::Response list_feedback(Services& s, const http::Request&, const http::PathParams&);
 /// POST /v2/support/ask (handlers/support.cpp).
 void add_support_routes(ApiRoutes& routes, Services& s);
+/// POST/GET /v2/browser, POST /v2/browser/{id}/execute, DELETE /v2/browser/{id},
+/// POST/DELETE /v2/scrape/{id}/interact (handlers/browser.cpp).
+void add_browser_routes(ApiRoutes& routes, Services& s);
 
 /// GET /exchange/discover (handlers/exchange.cpp): the mock's teams have no Exchange (Alexandria
 /// tool catalogue), so it answers as the service does for such a team.

@@ -67,6 +67,9 @@ const std::map<std::string, Binding>& bindings() {
       {"search-feedback", bind<requests::SearchFeedbackRequest>()},
       {"feedback", bind<requests::FeedbackRequest>()},
       {"support-ask", bind<requests::SupportAskRequest>()},
+      {"browser", bind<requests::BrowserRequest>()},
+      {"browser-execute", bind<requests::BrowserExecuteRequest>()},
+      {"interact", bind<requests::InteractRequest>()},
   };
   return map;
 }

@@ -397,6 +397,36 @@ await step("sdk monitors: create, list, get, update, run, checks, check, delete"
   check((await app.deleteMonitor(monitor.id)) === true, "deleted");
 });
 
+await step("sdk browser: browser, browserExecute, listBrowsers, deleteBrowser", async () => {
+  const session = await app.browser({ ttl: 120, activityTtl: 60 });
+  check(session.success === true && typeof session.id === "string", `a session id (got ${JSON.stringify(session).slice(0, 300)})`);
+  check(typeof session.cdpUrl === "string" && typeof session.liveViewUrl === "string", "cdpUrl and liveViewUrl");
+  const ran = await app.browserExecute(session.id, { code: `open ${page}\nget title`, language: "bash" });
+  check(ran.exitCode === 0 && typeof ran.result === "string" && ran.result.length > 0,
+    `the page title (got ${JSON.stringify(ran).slice(0, 300)})`);
+  const node = await app.browserExecute(session.id, { code: "console.log(await page.url())", language: "node" });
+  check(node.stdout?.includes("trail-kettle"), `the page URL from Playwright code (got ${node.stdout})`);
+  const active = await app.listBrowsers({ status: "active" });
+  check(active.sessions?.some((s) => s.id === session.id), "the session among the active ones");
+  const ended = await app.deleteBrowser(session.id);
+  check(ended.success === true && ended.status === "destroyed", `destroyed (got ${JSON.stringify(ended)})`);
+  check(typeof ended.creditsBilled === "number", "creditsBilled");
+  const destroyed = await app.listBrowsers({ status: "destroyed" });
+  check(destroyed.sessions?.some((s) => s.id === session.id), "the session among the destroyed ones");
+});
+
+await step("sdk interact: a prompt and code on a scrape's page, stopInteraction", async () => {
+  const doc = await app.scrape(page, { formats: ["markdown"] });
+  const scrapeId = doc.metadata?.scrapeId;
+  check(typeof scrapeId === "string", "the scrape's id");
+  const acted = await app.interact(scrapeId, { prompt: "scroll down" });
+  check(acted.exitCode === 0 && acted.result?.includes("URL: " + page), `the page state (got ${JSON.stringify(acted).slice(0, 300)})`);
+  const code = await app.interact(scrapeId, { code: "await page.title()" });
+  check(typeof code.result === "string" && code.result.length > 0, "the title from code");
+  const stopped = await app.stopInteraction(scrapeId);
+  check(stopped.success === true && stopped.status === "destroyed", `stopped (got ${JSON.stringify(stopped)})`);
+});
+
 // ---- The CLI: the same service through `firecrawl`, as a user runs it.
 const require = createRequire(import.meta.url);
 const cliPath = join(require.resolve("firecrawl-cli/package.json"), "..", "dist", "index.js");
@@ -547,6 +577,26 @@ await step("cli developer, feedback scrape, search-feedback, doctor <job-id>", a
   const started = await app.startBatchScrape([page, "https://shop.example.test/missing-page"], { options: { formats: ["markdown"] } });
   const answer = await cli(["doctor", started.id]);
   check(answer.includes(started.id), `an answer about the batch (got ${answer.slice(0, 300)})`);
+});
+
+await step("cli browser launch-session, execute, list, close", async () => {
+  const launched = await cli(["browser", "launch-session", "--ttl", "120"]);
+  check(launched.includes("Session ID:"), `the session on stdout (got ${launched.slice(0, 300)})`);
+  await cli(["browser", "execute", `open ${page}`]);
+  const title = await cli(["browser", "execute", "get title"]);
+  check(title.trim().length > 0, "the page title on stdout");
+  const listed = await cli(["browser", "list", "active"]);
+  check(listed.includes("  active  "), `an active session (got ${listed.slice(0, 300)})`);
+  await cli(["browser", "close"]);
+});
+
+await step("cli interact: a prompt on a scrape's page, then stop", async () => {
+  const doc = await app.scrape(page, { formats: ["markdown"] });
+  const scrapeId = doc.metadata?.scrapeId;
+  const out = await cli(["interact", scrapeId, "scroll down"]);
+  check(out.includes("URL: " + page), `the page state on stdout (got ${out.slice(0, 300)})`);
+  const stopped = await cli(["interact", "stop", scrapeId]);
+  check(stopped.includes("stopped"), `stopped (got ${stopped.slice(0, 300)})`);
 });
 
 console.log(`\n${passed} passed, ${failures.length} failed`);

@@ -9,6 +9,7 @@
 #include "webdata/batch_scrape.hpp"
 #include "webdata/client_base.hpp"
 #include "webdata/crawl.hpp"
+#include "webdata/browser.hpp"
 #include "webdata/crawl_preview.hpp"
 #include "webdata/document.hpp"
 #include "webdata/extract.hpp"
@@ -99,6 +100,26 @@ class Client : public BasicClient<detail::ApiV2> {
   /// POST /v2/crawl/params-preview: the crawl a prompt implies, ready for `start_crawl`.
   Result<CrawlParamsPreview> crawl_params_preview(const CrawlParamsPreviewRequest& request,
                                                   const CallOptions& options = {}) const;
+
+  // ---- Browser sessions and interact (sdk/src/client_browser.cpp; docs/reference/browser.md).
+
+  /// POST /v2/browser: a new session.
+  Result<BrowserSession> create_browser(const BrowserRequest& request = {},
+                                        const CallOptions& options = {}) const;
+  /// GET /v2/browser: the team's sessions; `status` "active" or "destroyed" filters.
+  Result<std::vector<BrowserSession>> list_browsers(const std::string& status = "",
+                                                    const CallOptions& options = {}) const;
+  /// POST /v2/browser/{id}/execute: code on the session's page.
+  Result<BrowserRun> browser_execute(const std::string& id, const BrowserExecuteRequest& request,
+                                     const CallOptions& options = {}) const;
+  /// DELETE /v2/browser/{id}: ends the session; its duration and the credits billed.
+  Result<BrowserEnded> delete_browser(const std::string& id, const CallOptions& options = {}) const;
+  /// POST /v2/scrape/{id}/interact: code or a prompt on the page of an earlier scrape.
+  Result<BrowserRun> interact(const std::string& scrape_id, const InteractRequest& request,
+                              const CallOptions& options = {}) const;
+  /// DELETE /v2/scrape/{id}/interact: ends the scrape's interaction session.
+  Result<BrowserEnded> stop_interaction(const std::string& scrape_id,
+                                        const CallOptions& options = {}) const;
 };
 
 }  // namespace webdata

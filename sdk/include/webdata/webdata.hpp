@@ -7,6 +7,7 @@
 #include "webdata/change_tracking.hpp"
 #include "webdata/client.hpp"
 #include "webdata/crawl.hpp"
+#include "webdata/browser.hpp"
 #include "webdata/crawl_preview.hpp"
 #include "webdata/document.hpp"
 #include "webdata/extract.hpp"

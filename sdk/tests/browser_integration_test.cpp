@@ -1,0 +1,66 @@
+// The SDK's browser session and interact calls over real HTTP against a webdata-mock process.
+#include <catch2/catch.hpp>
+
+#include "sdk_mock.hpp"
+#include "webdata/webdata.hpp"
+
+using webdata::testing::SdkMock;
+
+TEST_CASE("Client browser sessions: create, execute, list, delete", "[integration][browser]") {
+  SdkMock mock;
+  webdata::Client client(mock.url(), "test-key");
+  webdata::BrowserRequest request;
+  request.ttl = 120;
+  auto session = client.create_browser(request);
+  REQUIRE(session.ok());
+  CHECK_FALSE(session->id.empty());
+  CHECK_FALSE(session->cdp_url.empty());
+  CHECK(session->expires_at.has_value());
+
+  webdata::BrowserExecuteRequest code;
+  code.code = "open https://pages-5.synthetic.test/\nget url";
+  auto ran = client.browser_execute(session->id, code);
+  REQUIRE(ran.ok());
+  CHECK(ran->exit_code == 0);
+  CHECK(ran->result == "https://pages-5.synthetic.test/");
+
+  auto active = client.list_browsers("active");
+  REQUIRE(active.ok());
+  REQUIRE(active->size() == 1);
+  CHECK(active->front().id == session->id);
+  CHECK(active->front().status == "active");
+
+  auto ended = client.delete_browser(session->id);
+  REQUIRE(ended.ok());
+  CHECK(ended->status == "destroyed");
+  CHECK(ended->credits_billed == 2);
+  auto gone = client.browser_execute(session->id, code);
+  REQUIRE_FALSE(gone.ok());
+  CHECK(gone.error().http_status == 410);
+  auto unknown = client.delete_browser("no-such-session");
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.error().http_status == 404);
+}
+
+TEST_CASE("Client interact: a prompt on a scrape's page, then stop", "[integration][browser]") {
+  SdkMock mock;
+  webdata::Client client(mock.url(), "test-key");
+  webdata::ScrapeRequest scrape;
+  scrape.url = "https://pages-5.synthetic.test/";
+  auto doc = client.scrape(scrape);
+  REQUIRE(doc.ok());
+  REQUIRE(doc->metadata.scrape_id.has_value());
+  const std::string id = *doc->metadata.scrape_id;
+  webdata::InteractRequest prompt;
+  prompt.prompt = "scroll down";
+  auto acted = client.interact(id, prompt);
+  REQUIRE(acted.ok());
+  CHECK(acted->exit_code == 0);
+  CHECK(acted->result.find("URL: https://pages-5.synthetic.test/") != std::string::npos);
+  auto stopped = client.stop_interaction(id);
+  REQUIRE(stopped.ok());
+  CHECK(stopped->status == "destroyed");
+  auto again = client.stop_interaction(id);
+  REQUIRE_FALSE(again.ok());
+  CHECK(again.error().http_status == 404);
+}
