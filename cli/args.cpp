@@ -101,6 +101,13 @@ const std::vector<OptionSpec>& command_options() {
       {"sources", "", "also print which pages each field came from"},
       {"historical", "", "credits and tokens used per billing period"},
       {"by-api-key", "", "with --historical: one line per API key and period"},
+      {"name", "TEXT", "the monitor's name"},
+      {"cron", "EXPR", "a 5-field cron schedule, e.g. \"*/30 * * * *\""},
+      {"schedule", "TEXT", "a schedule in words, e.g. \"every 30 minutes\""},
+      {"timezone", "TZ", "the schedule's time zone (default UTC)"},
+      {"state", "STATE", "active or paused"},
+      {"offset", "N", "leave out the first N"},
+      {"page-status", "S", "only pages in this status: same, new, changed, removed, error"},
   };
   return options;
 }
@@ -233,6 +240,15 @@ std::vector<CommandSpec> job_commands() {
       {"usage", "", "the team's remaining credits and extract tokens (--historical)", "",
        {{"historical", ""}, {"by-api-key", ""}, {"v1", "use the /v1/team endpoints"}}},
       {"queue", "", "the team's queued and running jobs, and its concurrency", "", {{"v1", ""}}},
+      {"monitor", "ACTION [ID [CHECK_ID]]",
+       "monitors: create|list|get|update|run|checks|check|delete",
+       "create --name N --cron E|--schedule T --url U...; list; get ID; update ID [--name]\n"
+       "[--state active|paused] [--cron|--schedule|--timezone] [--url U...]; run ID [--wait];\n"
+       "checks ID; check ID CHECK_ID [--limit N --skip N --page-status S]; delete ID.",
+       {{"name", ""}, {"cron", ""}, {"schedule", ""}, {"timezone", ""}, {"url", "a page to check (repeatable)"},
+        {"state", ""}, {"wait", "wait until the check ends"}, {"limit", "at most N"},
+        {"offset", ""}, {"skip", "leave out the first N pages"}, {"page-status", ""},
+        {"max-wait", ""}, {"poll-interval", ""}}},
   };
 }
 

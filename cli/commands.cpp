@@ -1,10 +1,12 @@
 #include "commands.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <thread>
 
 #include <webdata/webdata.hpp>
 
@@ -1258,6 +1260,151 @@ int cmd_crawl_preview(Context& c) {
   return kOk;
 }
 
+// ---- monitor: create|list|get|update|run|checks|check|delete (docs/reference/monitors.md)
+
+Json monitor_json(const Monitor& m) {
+  JsonObject schedule;
+  schedule.maybe("cron", m.schedule.cron).maybe("text", m.schedule.text)
+      .maybe("timezone", m.schedule.timezone);
+  return JsonObject()
+      .add("id", m.id).add("name", m.name).add("status", m.status)
+      .add("schedule", schedule.done())
+      .maybe("nextRunAt", m.next_run_at).maybe("lastRunAt", m.last_run_at)
+      .add("retentionDays", m.retention_days)
+      .maybe("estimatedCreditsPerMonth", m.estimated_credits_per_month)
+      .add("createdAt", m.created_at).add("updatedAt", m.updated_at)
+      .done();
+}
+
+Json monitor_check_json(const MonitorCheck& k) {
+  std::vector<Json> pages;
+  for (const auto& p : k.pages) {
+    pages.push_back(JsonObject().add("url", p.url).add("status", p.status)
+                        .add("targetId", p.target_id).maybe("error", p.error)
+                        .maybe("diff", p.diff_text).done());
+  }
+  const Json summary = JsonObject()
+      .add("totalPages", k.summary.total_pages).add("same", k.summary.same)
+      .add("changed", k.summary.changed).add("new", k.summary.added)
+      .add("removed", k.summary.removed).add("error", k.summary.error).done();
+  return JsonObject()
+      .add("id", k.id).add("monitorId", k.monitor_id).add("status", k.status)
+      .add("trigger", k.trigger).maybe("finishedAt", k.finished_at)
+      .maybe("actualCredits", k.actual_credits).add("summary", summary)
+      .add("pages", json_array(pages)).maybe("next", k.next).done();
+}
+
+void render_monitor(Context& c, const Monitor& m) {
+  if (c.json) return print_json(c, monitor_json(m));
+  c.out << m.id << "  " << m.status << "  " << m.schedule.cron.value_or("") << "  " << m.name
+        << (m.next_run_at ? "  next " + *m.next_run_at : "") << "\n";
+}
+
+void render_check(Context& c, const MonitorCheck& k) {
+  if (c.json) return print_json(c, monitor_check_json(k));
+  c.out << k.id << "  " << k.status << "  " << k.trigger << "  " << k.summary.total_pages
+        << " pages: " << k.summary.same << " same, " << k.summary.changed << " changed, "
+        << k.summary.added << " new, " << k.summary.removed << " removed, " << k.summary.error
+        << " errors\n";
+  for (const auto& p : k.pages) c.out << "  " << p.status << "  " << p.url << "\n";
+}
+
+MonitorSchedule monitor_schedule(const Args& a) {
+  MonitorSchedule s;
+  s.cron = a.value("cron");
+  s.text = a.value("schedule");
+  s.timezone = a.value("timezone");
+  return s;
+}
+
+Result<Monitor> monitor_create(const Client& client, const Args& a) {
+  CreateMonitorRequest req;
+  req.name = a.value("name").value_or("");
+  if (req.name.empty()) throw UsageError("'monitor create' needs --name");
+  req.schedule = monitor_schedule(a);
+  if (!req.schedule.cron && !req.schedule.text) throw UsageError("--cron or --schedule is needed");
+  MonitorTarget target;
+  target.urls = a.list("url");
+  if (target.urls.empty()) throw UsageError("'monitor create' needs --url (repeatable)");
+  req.targets = {target};
+  return client.create_monitor(req);
+}
+
+Result<Monitor> monitor_update(const Client& client, const Args& a, const std::string& id) {
+  UpdateMonitorRequest req;
+  req.name = a.value("name");
+  req.status = a.value("state");
+  if (req.status) check_values("--state", {*req.status}, {"active", "paused"});
+  const MonitorSchedule s = monitor_schedule(a);
+  if (s.cron || s.text || s.timezone) req.schedule = s;
+  if (!a.list("url").empty()) {
+    MonitorTarget target;
+    target.urls = a.list("url");
+    req.targets = std::vector<MonitorTarget>{target};
+  }
+  return client.update_monitor(id, req);
+}
+
+/// `monitor run ID --wait`: the check, polled until it ends.
+Result<MonitorCheck> monitor_run(Context& c, const Client& client, const std::string& id) {
+  auto check = client.run_monitor(id);
+  if (!check.ok() || !c.args.flag("wait")) return check;
+  const auto until = std::chrono::steady_clock::now() +
+                     c.polling.max_wait.value_or(std::chrono::milliseconds(600000));
+  while (check.ok() && !check->finished()) {
+    if (std::chrono::steady_clock::now() > until) {
+      Error timeout;
+      timeout.kind = ErrorKind::kTimeout;
+      timeout.message = "the check did not end in --max-wait";
+      return timeout;
+    }
+    std::this_thread::sleep_for(c.polling.interval);
+    check = client.monitor_check(id, check->id);
+  }
+  return check;
+}
+
+int cmd_monitor(Context& c) {
+  const auto& a = c.args;
+  const std::string action = a.positional.empty() ? "" : a.positional[0];
+  const std::string id = a.positional.size() > 1 ? a.positional[1] : "";
+  check_values("ACTION", {action}, {"create", "list", "get", "update", "run", "checks", "check", "delete"});
+  if (action != "create" && action != "list" && id.empty()) throw UsageError("'monitor " + action + "' needs a monitor id");
+  const Client client(c.client_options);
+  MonitorListOptions paging;
+  if (auto n = a.integer("limit", 1, 1000)) paging.limit = *n;
+  if (auto n = a.integer("offset", 0, 1000000000)) paging.offset = *n;
+  if (action == "create" || action == "get" || action == "update") {
+    auto m = action == "create" ? monitor_create(client, a)
+             : action == "get"  ? client.get_monitor(id)
+                                : monitor_update(client, a, id);
+    if (!m.ok()) return fail(c, m.error());
+    render_monitor(c, *m);
+  } else if (action == "list") {
+    auto all = client.list_monitors(paging);
+    if (!all.ok()) return fail(c, all.error());
+    for (const auto& m : *all) render_monitor(c, m);
+  } else if (action == "delete") {
+    auto done = client.delete_monitor(id);
+    if (!done.ok()) return fail(c, done.error());
+    note(c, "deleted monitor " + id);
+  } else if (action == "checks") {
+    auto all = client.monitor_checks(id, paging);
+    if (!all.ok()) return fail(c, all.error());
+    for (const auto& k : *all) render_check(c, k);
+  } else {
+    MonitorCheckOptions query;
+    query.limit = paging.limit;
+    if (auto n = a.integer("skip", 0, 1000000000)) query.skip = *n;
+    query.status = a.value("page-status");
+    if (action == "check" && a.positional.size() < 3) throw UsageError("'monitor check' needs ID CHECK_ID");
+    auto k = action == "run" ? monitor_run(c, client, id) : client.monitor_check(id, a.positional[2], query);
+    if (!k.ok()) return fail(c, k.error());
+    render_check(c, *k);
+  }
+  return kOk;
+}
+
 }  // namespace
 
 int run_command(const Args& args, std::ostream& out, std::ostream& err, bool err_is_tty) {
@@ -1328,6 +1475,8 @@ int run_command(const Args& args, std::ostream& out, std::ostream& err, bool err
     rc = cmd_queue(c);
   else if (cmd == "crawl-preview")
     rc = cmd_crawl_preview(c);
+  else if (cmd == "monitor")
+    rc = cmd_monitor(c);
   out.flush();
   if (!out) {
     err << "webdata: cannot write the output\n";

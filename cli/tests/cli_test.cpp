@@ -848,3 +848,36 @@ TEST_CASE("crawl-preview prints the options a prompt implies and the crawl that 
   CHECK(out.at("data").at("url") == "https://docs.example.test/");
   CHECK(cli(mock, {"crawl-preview", "https://docs.example.test/"}).exit_code == 2);
 }
+
+TEST_CASE("monitor create, list, get, update, run --wait, checks, check and delete") {
+  SpawnedMock mock = start_mock();
+  auto created = cli(mock, {"monitor", "create", "--name", "Docs", "--schedule", "hourly", "--url",
+                            "https://docs.example.test/", "--json"});
+  REQUIRE(created.exit_code == 0);
+  const json monitor = parse(created);
+  CHECK(monitor.at("schedule").at("cron") == "0 * * * *");
+  const std::string id = monitor.at("id");
+  auto listed = cli(mock, {"monitor", "list"});
+  REQUIRE(listed.exit_code == 0);
+  CHECK(listed.out.rfind(id + "  active  0 * * * *  Docs", 0) == 0);
+  auto paused = cli(mock, {"monitor", "update", id, "--state", "paused", "--json"});
+  REQUIRE(paused.exit_code == 0);
+  CHECK(parse(paused).at("status") == "paused");
+  auto run = cli(mock, {"monitor", "run", id, "--wait", "--json"});
+  REQUIRE(run.exit_code == 0);
+  const json check = parse(run);
+  CHECK(check.at("status") == "completed");
+  CHECK(check.at("pages").at(0).at("status") == "new");
+  auto checks = cli(mock, {"monitor", "checks", id});
+  REQUIRE(checks.exit_code == 0);
+  CHECK(checks.out.find("completed  manual  1 pages: 0 same, 0 changed, 1 new") != std::string::npos);
+  auto one = cli(mock, {"monitor", "check", id, check.at("id"), "--page-status", "new"});
+  REQUIRE(one.exit_code == 0);
+  CHECK(one.out.find("  new  https://docs.example.test/") != std::string::npos);
+  CHECK(cli(mock, {"monitor", "delete", id}).exit_code == 0);
+  CHECK(cli(mock, {"monitor", "get", id}).exit_code == 1);
+  CHECK(cli(mock, {"monitor", "create", "--name", "Bad", "--cron", "* * *", "--url",
+                   "https://docs.example.test/"})
+            .exit_code == 1);
+  CHECK(cli(mock, {"monitor", "run"}).exit_code == 2);
+}

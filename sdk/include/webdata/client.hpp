@@ -13,6 +13,7 @@
 #include "webdata/crawl_preview.hpp"
 #include "webdata/document.hpp"
 #include "webdata/extract.hpp"
+#include "webdata/monitors.hpp"
 #include "webdata/jobs.hpp"
 #include "webdata/map.hpp"
 #include "webdata/options.hpp"
@@ -120,6 +121,33 @@ class Client : public BasicClient<detail::ApiV2> {
   /// DELETE /v2/scrape/{id}/interact: ends the scrape's interaction session.
   Result<BrowserEnded> stop_interaction(const std::string& scrape_id,
                                         const CallOptions& options = {}) const;
+
+  // ---- Monitors (sdk/src/client_monitors.cpp, docs/reference/monitors.md).
+
+  /// POST /v2/monitor: a monitor of `request.targets` on `request.schedule`.
+  Result<Monitor> create_monitor(const CreateMonitorRequest& request,
+                                 const CallOptions& options = {}) const;
+  /// GET /v2/monitor: the team's monitors, oldest first.
+  Result<std::vector<Monitor>> list_monitors(const MonitorListOptions& paging = {},
+                                             const CallOptions& options = {}) const;
+  /// GET /v2/monitor/{id}.
+  Result<Monitor> get_monitor(const std::string& id, const CallOptions& options = {}) const;
+  /// PATCH /v2/monitor/{id}: what `request` sets changes.
+  Result<Monitor> update_monitor(const std::string& id, const UpdateMonitorRequest& request,
+                                 const CallOptions& options = {}) const;
+  /// DELETE /v2/monitor/{id}: true once deleted.
+  Result<bool> delete_monitor(const std::string& id, const CallOptions& options = {}) const;
+  /// POST /v2/monitor/{id}/run: a check queued now; poll it with `monitor_check`.
+  Result<MonitorCheck> run_monitor(const std::string& id, const CallOptions& options = {}) const;
+  /// GET /v2/monitor/{id}/checks: the monitor's checks, newest first (without their pages).
+  Result<std::vector<MonitorCheck>> monitor_checks(const std::string& id,
+                                                   const MonitorListOptions& paging = {},
+                                                   const CallOptions& options = {}) const;
+  /// GET /v2/monitor/{id}/checks/{check_id}: the check and a page of its pages (`next` when
+  /// there are more).
+  Result<MonitorCheck> monitor_check(const std::string& id, const std::string& check_id,
+                                     const MonitorCheckOptions& query = {},
+                                     const CallOptions& options = {}) const;
 };
 
 }  // namespace webdata

@@ -18,6 +18,7 @@
 #include "webdata/location.hpp"
 #include "webdata/map.hpp"
 #include "webdata/metadata.hpp"
+#include "webdata/monitors.hpp"
 #include "webdata/open_enum.hpp"
 #include "webdata/options.hpp"
 #include "webdata/parse.hpp"
