@@ -8,6 +8,7 @@
 #include "webdata/client.hpp"
 #include "webdata/crawl.hpp"
 #include "webdata/crawl_preview.hpp"
+#include "webdata/research.hpp"
 #include "webdata/document.hpp"
 #include "webdata/extract.hpp"
 #include "webdata/formats.hpp"
