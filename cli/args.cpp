@@ -108,6 +108,10 @@ const std::vector<OptionSpec>& command_options() {
       {"state", "STATE", "active or paused"},
       {"offset", "N", "leave out the first N"},
       {"page-status", "S", "only pages in this status: same, new, changed, removed, error"},
+      {"question", "TEXT", "paper: read the passages answering TEXT; doctor: what to ask"},
+      {"intent", "TEXT", "what the related papers should be about"},
+      {"rating", "R", "good, partial or bad"},
+      {"note", "TEXT", "a short note with the feedback"},
   };
   return options;
 }
@@ -211,6 +215,20 @@ std::vector<CommandSpec> research_commands() {
        "Prints the crawl options the prompt implies (POST /v2/crawl/params-preview), and the\n"
        "'webdata crawl' command line that runs that crawl.",
        {}},
+      {"papers", "QUERY...", "search the research paper index",
+       "Papers ranked by relevance (GET /v2/search/research/papers).",
+       {{"limit", "at most N papers (1..500, default 40)"}}},
+      {"paper", "ID", "a paper's metadata; --question: its passages answering it",
+       "ID is a paperId, arxiv:ID, doi:DOI or a bare arXiv id.",
+       {{"question", ""}, {"limit", "at most N passages (1..50, default 4)"}}},
+      {"related", "ID [ANCHOR...]", "papers related to ID through the citation graph",
+       "", {{"intent", ""}, {"limit", "at most N papers (1..500, default 40)"}}},
+      {"developer", "QUERY...", "search repositories and developer documentation",
+       "", {{"limit", "at most N results (1..100, default 10)"}}},
+      {"feedback", "ENDPOINT ID", "feedback on a scrape, parse, map or search job",
+       "", {{"rating", ""}, {"note", ""}}},
+      {"doctor", "ID", "ask about a job: an answer from its state (POST /v2/support/ask)",
+       "", {{"question", ""}}},
   };
 }
 

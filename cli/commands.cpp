@@ -1405,6 +1405,105 @@ int cmd_monitor(Context& c) {
   return kOk;
 }
 
+// ---- papers, paper, related, developer, feedback, doctor: research, developer search,
+// feedback and support ask (text output; the SDK's typed answers).
+
+std::string joined_words(const std::vector<std::string>& words, std::size_t from) {
+  std::string out;
+  for (std::size_t i = from; i < words.size(); ++i) out += (out.empty() ? "" : " ") + words[i];
+  return out;
+}
+
+void print_papers(Context& c, const std::vector<PaperResult>& papers) {
+  for (const auto& p : papers) {
+    c.out << "- " << p.primary_id << " (paperId " << p.paper_id << ", score " << p.score << ")\n  "
+          << p.title << "\n  " << p.abstract << "\n";
+  }
+}
+
+int cmd_papers(Context& c) {
+  if (c.args.positional.empty()) throw UsageError("'papers' needs a query");
+  SearchPapersRequest req;
+  req.query = joined_words(c.args.positional, 0);
+  if (auto k = c.args.integer("limit", 1, 500)) req.k = *k;
+  auto res = Client(c.client_options).search_papers(req);
+  if (!res.ok()) return fail(c, res.error());
+  print_papers(c, res->results);
+  return kOk;
+}
+
+int cmd_paper(Context& c) {
+  if (c.args.positional.size() != 1) throw UsageError("'paper' needs one paper id");
+  const std::string& id = c.args.positional.front();
+  const auto question = c.args.value("question");
+  const Client client(c.client_options);
+  auto res = question ? client.read_paper(id, *question, c.args.integer("limit", 1, 50))
+                      : client.get_paper(id);
+  if (!res.ok()) return fail(c, res.error());
+  c.out << "# " << res->paper.title << "\n\n";
+  if (res->paper.authors) c.out << *res->paper.authors << "\n\n";
+  c.out << res->paper.abstract << "\n";
+  for (const auto& passage : res->passages) {
+    c.out << "\n> " << passage.text << " (score " << passage.score << ")\n";
+  }
+  return kOk;
+}
+
+int cmd_related(Context& c) {
+  if (c.args.positional.empty()) throw UsageError("'related' needs a paper id");
+  const auto intent = c.args.value("intent");
+  if (!intent) throw UsageError("'related' needs --intent TEXT");
+  SimilarPapersRequest req;
+  req.intent = *intent;
+  req.k = c.args.integer("limit", 1, 500);
+  for (std::size_t i = 1; i < c.args.positional.size(); ++i) req.anchor.push_back(c.args.positional[i]);
+  auto res = Client(c.client_options).similar_papers(c.args.positional.front(), req);
+  if (!res.ok()) return fail(c, res.error());
+  print_papers(c, res->results);
+  if (res->note) note(c, *res->note);
+  return kOk;
+}
+
+int cmd_developer(Context& c) {
+  if (c.args.positional.empty()) throw UsageError("'developer' needs a query");
+  DeveloperSearchRequest req;
+  req.query = joined_words(c.args.positional, 0);
+  req.k = c.args.integer("limit", 1, 100);
+  auto res = Client(c.client_options).developer_search(req);
+  if (!res.ok()) return fail(c, res.error());
+  for (const auto& r : res->results) {
+    c.out << "## " << r.id << " " << r.title.value_or("") << "\n" << r.url << "\n";
+    for (const auto& p : r.passages) c.out << p.text << "\n";
+    c.out << "\n";
+  }
+  return kOk;
+}
+
+int cmd_feedback(Context& c) {
+  if (c.args.positional.size() != 2) throw UsageError("'feedback' needs an endpoint and a job id");
+  const auto rating = c.args.value("rating");
+  if (!rating) throw UsageError("'feedback' needs --rating good|partial|bad");
+  FeedbackRequest req;
+  req.endpoint = c.args.positional[0];
+  req.job_id = c.args.positional[1];
+  req.rating = *rating;
+  req.note = c.args.value("note");
+  auto res = Client(c.client_options).feedback(req);
+  if (!res.ok()) return fail(c, res.error());
+  c.out << "feedback " << res->feedback_id << (res->already_submitted ? " (already submitted)" : "")
+        << "\n";
+  return kOk;
+}
+
+int cmd_doctor(Context& c) {
+  if (c.args.positional.size() != 1) throw UsageError("'doctor' needs a job id");
+  const std::string question = c.args.value("question").value_or("why did this run fail?");
+  auto res = Client(c.client_options).support_ask(question, c.args.positional.front());
+  if (!res.ok()) return fail(c, res.error());
+  c.out << res->answer << "\n";
+  return kOk;
+}
+
 }  // namespace
 
 int run_command(const Args& args, std::ostream& out, std::ostream& err, bool err_is_tty) {
@@ -1477,6 +1576,12 @@ int run_command(const Args& args, std::ostream& out, std::ostream& err, bool err
     rc = cmd_crawl_preview(c);
   else if (cmd == "monitor")
     rc = cmd_monitor(c);
+  else if (cmd == "papers") rc = cmd_papers(c);
+  else if (cmd == "paper") rc = cmd_paper(c);
+  else if (cmd == "related") rc = cmd_related(c);
+  else if (cmd == "developer") rc = cmd_developer(c);
+  else if (cmd == "feedback") rc = cmd_feedback(c);
+  else if (cmd == "doctor") rc = cmd_doctor(c);
   out.flush();
   if (!out) {
     err << "webdata: cannot write the output\n";

@@ -881,3 +881,23 @@ TEST_CASE("monitor create, list, get, update, run --wait, checks, check and dele
             .exit_code == 1);
   CHECK(cli(mock, {"monitor", "run"}).exit_code == 2);
 }
+
+TEST_CASE("papers, paper, related, developer, feedback and doctor read the research surface") {
+  SpawnedMock mock = start_mock();
+  auto papers = cli(mock, {"papers", "graph", "neural", "networks", "--limit", "2"});
+  REQUIRE(papers.exit_code == 0);
+  CHECK(papers.out.find("arxiv:2101.00101") != std::string::npos);
+  auto read = cli(mock, {"paper", "arxiv:2101.00101", "--question", "which dataset", "--limit", "1"});
+  REQUIRE(read.exit_code == 0);
+  CHECK(read.out.find("QM9") != std::string::npos);
+  auto related = cli(mock, {"related", "1001", "--intent", "molecules", "--limit", "1"});
+  REQUIRE(related.exit_code == 0);
+  CHECK(related.out.find("paperId") != std::string::npos);
+  CHECK(cli(mock, {"related", "1001"}).exit_code == 2);
+  auto developer = cli(mock, {"developer", "configure", "webhooks", "--limit", "1"});
+  REQUIRE(developer.exit_code == 0);
+  CHECK(developer.out.find("docs.example.test") != std::string::npos);
+  CHECK(cli(mock, {"feedback", "scrape", "not-a-job", "--rating", "good"}).exit_code == 1);
+  CHECK(cli(mock, {"doctor", "not-a-job"}).exit_code == 1);
+  CHECK(cli(mock, {"paper", "no-such-paper"}).exit_code == 1);
+}

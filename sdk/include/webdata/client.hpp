@@ -11,6 +11,7 @@
 #include "webdata/crawl.hpp"
 #include "webdata/browser.hpp"
 #include "webdata/crawl_preview.hpp"
+#include "webdata/research.hpp"
 #include "webdata/document.hpp"
 #include "webdata/extract.hpp"
 #include "webdata/monitors.hpp"
@@ -148,6 +149,38 @@ class Client : public BasicClient<detail::ApiV2> {
   Result<MonitorCheck> monitor_check(const std::string& id, const std::string& check_id,
                                      const MonitorCheckOptions& query = {},
                                      const CallOptions& options = {}) const;
+
+  // ---- Research, developer search, feedback, support ask (sdk/src/client_research.cpp).
+
+  /// GET /v2/search/research/papers: papers ranked by relevance to `request.query`.
+  Result<PaperSearch> search_papers(const SearchPapersRequest& request,
+                                    const CallOptions& options = {}) const;
+  /// GET /v2/search/research/papers/{id}: a paper's metadata (id, arxiv:..., doi:...).
+  Result<Paper> get_paper(const std::string& id, const CallOptions& options = {}) const;
+  /// GET /v2/search/research/papers/{id}?query=: the paper's passages answering `question`.
+  Result<Paper> read_paper(const std::string& id, const std::string& question,
+                           std::optional<std::int64_t> k = std::nullopt,
+                           const CallOptions& options = {}) const;
+  /// GET /v2/search/research/papers/{id}/similar: related papers through the citation graph.
+  Result<SimilarPapers> similar_papers(const std::string& id, const SimilarPapersRequest& request,
+                                       const CallOptions& options = {}) const;
+  /// GET /v2/search/research/github (deprecated by the service for developer_search).
+  Result<GithubSearch> search_github(const std::string& query,
+                                     std::optional<std::int64_t> k = std::nullopt,
+                                     const CallOptions& options = {}) const;
+  /// POST /v2/search/developer: repositories and documentation, with passages.
+  Result<DeveloperSearch> developer_search(const DeveloperSearchRequest& request,
+                                           const CallOptions& options = {}) const;
+  /// POST /v2/feedback: feedback on a scrape, parse, map or search job.
+  Result<FeedbackReceipt> feedback(const FeedbackRequest& request,
+                                   const CallOptions& options = {}) const;
+  /// POST /v2/search/{id}/feedback (`request.endpoint` and `job_id` are not sent).
+  Result<FeedbackReceipt> search_feedback(const std::string& search_id,
+                                          const FeedbackRequest& request,
+                                          const CallOptions& options = {}) const;
+  /// POST /v2/support/ask: an answer about a job (`job_id` empty: a general question).
+  Result<SupportAnswer> support_ask(const std::string& question, const std::string& job_id = "",
+                                    const CallOptions& options = {}) const;
 };
 
 }  // namespace webdata

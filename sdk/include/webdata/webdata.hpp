@@ -9,6 +9,7 @@
 #include "webdata/crawl.hpp"
 #include "webdata/browser.hpp"
 #include "webdata/crawl_preview.hpp"
+#include "webdata/research.hpp"
 #include "webdata/document.hpp"
 #include "webdata/extract.hpp"
 #include "webdata/formats.hpp"
