@@ -57,6 +57,8 @@ const std::map<std::string, Binding>& bindings() {
       {"extract", bind<requests::ExtractRequest>()},
       {"agent", bind<requests::AgentRequest>()},
       {"crawl-params-preview", bind<requests::CrawlPreviewRequest>()},
+      {"deep-research", bind<requests::DeepResearchRequest>()},
+      {"llmstxt", bind<requests::LlmsTxtRequest>()},
   };
   return map;
 }
