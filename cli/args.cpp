@@ -96,6 +96,8 @@ const std::vector<OptionSpec>& command_options() {
       {"batch", "", "ID is a batch scrape (default: a crawl)"},
       {"agent", "", "ID is an agent job"},
       {"extract", "", "ID is an extract job: its state, and its data once completed"},
+      {"max-urls", "N", "at most N pages or sources (v1 deep research, llms.txt)"},
+      {"full", "", "llms-full.txt: every page's markdown"},
       {"search", "WORDS", "order the URLs by relevance to WORDS"},
       {"system-prompt", "TEXT", "instructions for the extraction"},
       {"sources", "", "also print which pages each field came from"},
@@ -229,6 +231,21 @@ std::vector<CommandSpec> research_commands() {
        "", {{"rating", ""}, {"note", ""}}},
       {"doctor", "ID", "ask about a job: an answer from its state (POST /v2/support/ask)",
        "", {{"question", ""}}},
+      {"deep-research", "QUERY...", "research a query in rounds of searches (v1): the final analysis",
+       "Runs a v1 deep research job (POST /v1/deep-research) and prints its final analysis\n"
+       "(markdown); --json prints its status, analysis and source URLs.",
+       {{"max-depth", "rounds of searches at most (1..10, default 7)"},
+        {"max-urls", "sources at most (1..1000, default 20)"},
+        {"no-wait", "print the job id and return"},
+        {"max-wait", ""},
+        {"poll-interval", ""}}},
+      {"llmstxt", "URL", "the site's llms.txt, made from its pages (v1)",
+       "Runs a v1 llms.txt generation (POST /v1/llmstxt) and prints the llms.txt.",
+       {{"max-urls", "pages at most (1..100, default 10)"},
+        {"full", "print llms-full.txt (every page's markdown) instead"},
+        {"no-wait", "print the job id and return"},
+        {"max-wait", ""},
+        {"poll-interval", ""}}},
   };
 }
 

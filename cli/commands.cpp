@@ -1039,6 +1039,85 @@ int cmd_extract(Context& c) {
   return follow_extract(c, started->id, false);
 }
 
+// ---- v1 deep research and llms.txt (v1-only jobs; docs/reference/v1-jobs.md).
+
+/// The id alone (--no-wait): as text, or the start answer with --json.
+int print_started(Context& c, const v1::V1JobStarted& started) {
+  if (c.json) {
+    print_json(c, JsonObject().add("success", Json::boolean(true)).add("id", started.id).done());
+  } else {
+    c.out << started.id << "\n";
+  }
+  return kOk;
+}
+
+/// An ended v1 job: a failed one says why on stderr and exits as an unfinished job.
+int v1_job_ended(Context& c, const std::string& what, const std::string& status,
+                 const std::optional<std::string>& error) {
+  if (status == "completed") return kOk;
+  c.err << "webdata: " << what << " ended " << status;
+  if (error) c.err << ": " << *error;
+  c.err << "\n";
+  return kJobNotCompleted;
+}
+
+int cmd_deep_research(Context& c) {
+  const auto& a = c.args;
+  if (a.positional.empty()) throw UsageError("'deep-research' needs a QUERY");
+  v1::DeepResearchRequest req;
+  for (const auto& word : a.positional) req.query += (req.query.empty() ? "" : " ") + word;
+  req.max_depth = a.integer("max-depth", 1, 10);
+  req.max_urls = a.integer("max-urls", 1, 1000);
+  const v1::Client client(c.client_options);
+  if (a.flag("no-wait")) {
+    auto started = client.start_deep_research(req);
+    return started.ok() ? print_started(c, *started) : fail(c, started.error());
+  }
+  auto r = client.deep_research(req, c.polling);
+  if (!r.ok()) return fail(c, r.error());
+  std::vector<std::string> urls;
+  for (const auto& s : r->sources) urls.push_back(s.url);
+  if (c.json) {
+    print_json(c, JsonObject()
+                      .add("status", r->status)
+                      .add("finalAnalysis", r->final_analysis)
+                      .add("sources", json_strings(urls))
+                      .maybe("error", r->error)
+                      .done());
+  } else if (r->status == "completed") {
+    c.out << r->final_analysis;
+    if (!r->final_analysis.empty() && r->final_analysis.back() != '\n') c.out << "\n";
+  }
+  return v1_job_ended(c, "deep research", r->status, r->error);
+}
+
+int cmd_llmstxt(Context& c) {
+  const auto& a = c.args;
+  v1::LlmsTxtRequest req;
+  req.url = one_positional(a, "URL");
+  req.max_urls = a.integer("max-urls", 1, 100);
+  const bool full = a.flag("full");
+  if (full) req.show_full_text = true;
+  const v1::Client client(c.client_options);
+  if (a.flag("no-wait")) {
+    auto started = client.start_llms_txt(req);
+    return started.ok() ? print_started(c, *started) : fail(c, started.error());
+  }
+  auto r = client.llms_txt(req, c.polling);
+  if (!r.ok()) return fail(c, r.error());
+  if (c.json) {
+    print_json(c, JsonObject()
+                      .add("status", r->status)
+                      .add("llmstxt", r->llmstxt)
+                      .maybe("llmsfulltxt", r->llmsfulltxt)
+                      .maybe("error", r->error)
+                      .done());
+  } else if (r->status == "completed") {
+    c.out << (full && r->llmsfulltxt ? *r->llmsfulltxt : r->llmstxt);
+  }
+  return v1_job_ended(c, "llms.txt", r->status, r->error);
+}
+
 // `status ID --extract`: the job's state once (--wait: until it ends).
 int cmd_extract_status(Context& c, const std::string& id) {
   if (c.args.flag("batch") || c.args.flag("documents") || c.args.value("skip")) {
@@ -1582,6 +1661,10 @@ int run_command(const Args& args, std::ostream& out, std::ostream& err, bool err
   else if (cmd == "developer") rc = cmd_developer(c);
   else if (cmd == "feedback") rc = cmd_feedback(c);
   else if (cmd == "doctor") rc = cmd_doctor(c);
+  else if (cmd == "deep-research")
+    rc = cmd_deep_research(c);
+  else if (cmd == "llmstxt")
+    rc = cmd_llmstxt(c);
   out.flush();
   if (!out) {
     err << "webdata: cannot write the output\n";

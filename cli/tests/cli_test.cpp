@@ -761,6 +761,34 @@ TEST_CASE("extract follows the job and prints the data, --no-wait and status --e
   CHECK(parse(v1).at("data").at("name").is_string());
 }
 
+TEST_CASE("deep-research and llmstxt follow the v1 jobs and print their answers") {
+  SpawnedMock mock = start_mock();
+  auto r = cli(mock, {"deep-research", "trail", "kettle", "--max-depth", "2", "--max-urls", "3",
+                      "--poll-interval", "50", "--quiet"});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.rfind("# trail kettle\n", 0) == 0);
+  CHECK(r.out.find("](http") != std::string::npos);
+  auto j = cli(mock, {"deep-research", "kettle", "--max-depth", "1", "--json", "--poll-interval",
+                      "50", "--quiet"});
+  REQUIRE(j.exit_code == 0);
+  const json done = parse(j);
+  CHECK(done.at("status") == "completed");
+  CHECK(done.at("sources").is_array());
+  auto started = cli(mock, {"deep-research", "kettle", "--no-wait"});
+  REQUIRE(started.exit_code == 0);
+  CHECK(first_line(started.out).size() == 36);
+
+  auto txt = cli(mock, {"llmstxt", "http://pages-5.synthetic.test/", "--max-urls", "3",
+                        "--poll-interval", "50", "--quiet"});
+  REQUIRE(txt.exit_code == 0);
+  CHECK(txt.out.rfind("# http://pages-5.synthetic.test/ llms.txt", 0) == 0);
+  auto full = cli(mock, {"llmstxt", "http://pages-5.synthetic.test/", "--max-urls", "3", "--full",
+                         "--poll-interval", "50", "--quiet"});
+  REQUIRE(full.exit_code == 0);
+  CHECK(full.out.rfind("# http://pages-5.synthetic.test/ llms-full.txt", 0) == 0);
+  CHECK(cli(mock, {"llmstxt"}).exit_code != 0);
+}
+
 TEST_CASE("extract refuses bad input, says why a job failed, and names unknown ids") {
   SpawnedMock mock = start_mock();
   auto none = cli(mock, {"extract", "https://shop.example.test/"});

@@ -269,3 +269,57 @@ TEST_CASE("a failed extract job is an ExtractResult with its error, not an Error
   });
   CHECK(last.status == "failed");
 }
+
+TEST_CASE("v1::Client deep research: start, status, wait", "[integration][v1-jobs]") {
+  SdkMock mock;
+  webdata::v1::Client v1(mock.url(), "test-key");
+  webdata::v1::DeepResearchRequest req;
+  req.query = "trail kettle";
+  req.max_depth = 2;
+  req.max_urls = 3;
+  req.formats = {"markdown", "json"};
+  auto started = v1.start_deep_research(req);
+  REQUIRE(started.ok());
+  CHECK_FALSE(started->id.empty());
+  auto first = v1.deep_research_status(started->id);
+  REQUIRE(first.ok());
+  CHECK(first->status == "processing");
+  CHECK(first->final_analysis.empty());
+
+  auto done = v1.deep_research(req, {50ms, 30s, {}});
+  REQUIRE(done.ok());
+  CHECK(done->status == "completed");
+  CHECK(done->max_depth == 2);
+  REQUIRE_FALSE(done->sources.empty());
+  CHECK(done->sources.size() <= 3);
+  CHECK(done->activities.size() >= 3);
+  CHECK(done->activities.front().type == "search");
+  CHECK(done->final_analysis.find(done->sources.front().url) != std::string::npos);
+  CHECK(done->json.has_value());
+  CHECK(done->diagnostics.empty());
+
+  auto missing = v1.deep_research_status("00000000-0000-4000-8000-000000000000");
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().http_status == 404);
+}
+
+TEST_CASE("v1::Client llms.txt: start, status, wait", "[integration][v1-jobs]") {
+  SdkMock mock;
+  webdata::v1::Client v1(mock.url(), "test-key");
+  webdata::v1::LlmsTxtRequest req;
+  req.url = "http://pages-5.synthetic.test/";
+  req.max_urls = 3;
+  req.show_full_text = true;
+  auto done = v1.llms_txt(req, {50ms, 30s, {}});
+  REQUIRE(done.ok());
+  CHECK(done->status == "completed");
+  CHECK(done->llmstxt.rfind("# http://pages-5.synthetic.test/ llms.txt", 0) == 0);
+  REQUIRE(done->llmsfulltxt);
+  CHECK_FALSE(done->llmsfulltxt->empty());
+  CHECK(done->diagnostics.empty());
+
+  webdata::v1::LlmsTxtRequest bad;
+  auto refused = v1.start_llms_txt(bad);
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.error().http_status == 400);
+}

@@ -34,6 +34,10 @@ search::ResearchSpec research_spec(const requests::DeepResearchRequest& request)
 
 http::Response start_research(Services& s, ApiCall& call,
                               const requests::DeepResearchRequest& request) {
+  // The schema takes either name; one of them is required.
+  if (request.subject().empty()) {
+    return field_refusal("query", "Either query or topic must be provided");
+  }
   const auto job = s.deep_research->start(call.team.id, research_spec(request));
   const auto credits = std::max<std::int64_t>(1, static_cast<std::int64_t>(job->sources.size()));
   if (!s.teams.try_charge(call.team.id, credits)) {

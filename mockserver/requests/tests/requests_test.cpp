@@ -70,6 +70,8 @@ const std::map<std::string, Binding>& bindings() {
       {"browser", bind<requests::BrowserRequest>()},
       {"browser-execute", bind<requests::BrowserExecuteRequest>()},
       {"interact", bind<requests::InteractRequest>()},
+      {"deep-research", bind<requests::DeepResearchRequest>()},
+      {"llmstxt", bind<requests::LlmsTxtRequest>()},
   };
   return map;
 }

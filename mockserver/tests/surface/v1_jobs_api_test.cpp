@@ -86,7 +86,7 @@ TEST_CASE("v1 deep research and llms.txt jobs belong to their team", "[v1-jobs]"
   CHECK(a.get("/v1/llmstxt/" + llms_id).status == 200);
 }
 
-TEST_CASE("v1 deep research: the admin clock skips to the end; bad bodies are 400", "[v1-jobs]") {
+TEST_CASE("v1 deep research: the admin clock skips to the end, bad bodies are 400", "[v1-jobs]") {
   RunningMock mock;
   const ApiClient api(mock.url());
   const auto started = api.post("/v1/deep-research", {{"topic", "kettle"}, {"maxDepth", 1}});

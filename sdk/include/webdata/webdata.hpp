@@ -35,6 +35,7 @@
 #include "webdata/v1/crawl.hpp"
 #include "webdata/v1/map.hpp"
 #include "webdata/v1/scrape.hpp"
+#include "webdata/v1/jobs.hpp"
 #include "webdata/v1/search.hpp"
 #include "webdata/webhook_spec.hpp"
 #include "webdata/webhooks.hpp"

@@ -14,6 +14,7 @@
 #include "webdata/map.hpp"
 #include "webdata/usage.hpp"
 #include "webdata/v1/crawl.hpp"
+#include "webdata/v1/jobs.hpp"
 #include "webdata/v1/map.hpp"
 #include "webdata/v1/scrape.hpp"
 #include "webdata/v1/search.hpp"
@@ -45,6 +46,26 @@ class Client : public BasicClient<detail::ApiV1> {
  public:
   explicit Client(ClientOptions options = {});
   Client(std::string api_url, std::string api_key);
+
+  /// POST /v1/deep-research: starts a deep research job; read it with `deep_research_status`.
+  Result<V1JobStarted> start_deep_research(const DeepResearchRequest& request,
+                                           const CallOptions& options = {}) const;
+  /// GET /v1/deep-research/{id}.
+  Result<DeepResearchResult> deep_research_status(const std::string& id,
+                                                  const CallOptions& options = {}) const;
+  /// Starts a deep research job and polls it until it ends (a failed one is returned as such).
+  Result<DeepResearchResult> deep_research(const DeepResearchRequest& request,
+                                           const PollingPolicy& policy = {},
+                                           const CallOptions& options = {}) const;
+  /// POST /v1/llmstxt: starts an llms.txt generation; read it with `llms_txt_status`.
+  Result<V1JobStarted> start_llms_txt(const LlmsTxtRequest& request,
+                                      const CallOptions& options = {}) const;
+  /// GET /v1/llmstxt/{id}.
+  Result<LlmsTxtResult> llms_txt_status(const std::string& id,
+                                        const CallOptions& options = {}) const;
+  /// Starts an llms.txt generation and polls it until it ends.
+  Result<LlmsTxtResult> llms_txt(const LlmsTxtRequest& request, const PollingPolicy& policy = {},
+                                 const CallOptions& options = {}) const;
 };
 
 }  // namespace v1
