@@ -101,6 +101,11 @@ const std::vector<OptionSpec>& command_options() {
       {"sources", "", "also print which pages each field came from"},
       {"historical", "", "credits and tokens used per billing period"},
       {"by-api-key", "", "with --historical: one line per API key and period"},
+      {"ttl", "SECONDS", "the session lives at most this long (30..3600, default 600)"},
+      {"activity-ttl", "SECONDS", "the session ends this long after its last command (default 300)"},
+      {"language", "LANG", "bash (default for browser execute), node or python"},
+      {"code", "CODE", "run this code instead of a prompt"},
+      {"stop", "", "end the scrape's interaction session"},
   };
   return options;
 }
@@ -204,6 +209,14 @@ std::vector<CommandSpec> research_commands() {
        "Prints the crawl options the prompt implies (POST /v2/crawl/params-preview), and the\n"
        "'webdata crawl' command line that runs that crawl.",
        {}},
+      {"browser", "create|list|execute|delete ...", "browser sessions driven by code",
+       "webdata browser create [--ttl S] [--activity-ttl S]; webdata browser list [active|destroyed];\n"
+       "webdata browser execute ID CODE... [--language L]; webdata browser delete ID.\n"
+       "Code that fails exits 5 with its stderr on stderr.",
+       {{"ttl", ""}, {"activity-ttl", ""}, {"language", ""}}},
+      {"interact", "SCRAPE_ID [PROMPT...]", "a prompt or code on the page of an earlier scrape",
+       "Acts on the page of the scrape (its metadata.scrapeId); --stop ends the session.",
+       {{"code", ""}, {"language", ""}, {"stop", ""}}},
   };
 }
 
