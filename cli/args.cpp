@@ -114,6 +114,11 @@ const std::vector<OptionSpec>& command_options() {
       {"intent", "TEXT", "what the related papers should be about"},
       {"rating", "R", "good, partial or bad"},
       {"note", "TEXT", "a short note with the feedback"},
+      {"ttl", "SECONDS", "the session lives at most this long (30..3600, default 600)"},
+      {"activity-ttl", "SECONDS", "the session ends this long after its last command (default 300)"},
+      {"language", "LANG", "bash (default for browser execute), node or python"},
+      {"code", "CODE", "run this code instead of a prompt"},
+      {"stop", "", "end the scrape's interaction session"},
   };
   return options;
 }
@@ -246,6 +251,14 @@ std::vector<CommandSpec> research_commands() {
         {"no-wait", "print the job id and return"},
         {"max-wait", ""},
         {"poll-interval", ""}}},
+      {"browser", "create|list|execute|delete ...", "browser sessions driven by code",
+       "webdata browser create [--ttl S] [--activity-ttl S]; webdata browser list [active|destroyed];\n"
+       "webdata browser execute ID CODE... [--language L]; webdata browser delete ID.\n"
+       "Code that fails exits 5 with its stderr on stderr.",
+       {{"ttl", ""}, {"activity-ttl", ""}, {"language", ""}}},
+      {"interact", "SCRAPE_ID [PROMPT...]", "a prompt or code on the page of an earlier scrape",
+       "Acts on the page of the scrape (its metadata.scrapeId); --stop ends the session.",
+       {{"code", ""}, {"language", ""}, {"stop", ""}}},
   };
 }
 

@@ -1583,6 +1583,136 @@ int cmd_doctor(Context& c) {
   return kOk;
 }
 
+// ---- browser sessions and interact (docs/reference/browser.md).
+
+/// The positionals from `first` on, joined by spaces (a prompt or code in several words).
+std::string joined_from(const Args& args, std::size_t first) {
+  std::string out;
+  for (std::size_t i = first; i < args.positional.size(); ++i) {
+    out += (out.empty() ? "" : " ") + args.positional[i];
+  }
+  return out;
+}
+
+Json session_json(const BrowserSession& s) {
+  return JsonObject()
+      .add("id", s.id)
+      .add("cdpUrl", s.cdp_url)
+      .add("liveViewUrl", s.live_view_url)
+      .maybe("status", s.status.empty() ? std::nullopt : std::optional<std::string>(s.status))
+      .maybe("expiresAt", s.expires_at)
+      .maybe("createdAt", s.created_at)
+      .extras(s.extras)
+      .done();
+}
+
+/// What code or a prompt printed: stdout (else the result) on standard output, stderr as a
+/// note; exit 5 when it failed.
+int print_run(Context& c, const BrowserRun& run) {
+  if (c.json) {
+    print_json(c, JsonObject()
+                      .add("success", Json::boolean(true))
+                      .add("stdout", run.stdout_text)
+                      .add("result", run.result)
+                      .add("stderr", run.stderr_text)
+                      .add("exitCode", run.exit_code)
+                      .extras(run.extras)
+                      .done());
+  } else {
+    c.out << (run.stdout_text.empty() ? run.result + "\n" : run.stdout_text);
+  }
+  if (!run.stderr_text.empty()) note(c, run.stderr_text);
+  return run.exit_code == 0 ? kOk : kJobNotCompleted;
+}
+
+int print_ended(Context& c, const BrowserEnded& ended) {
+  if (c.json) {
+    print_json(c, JsonObject()
+                      .add("success", Json::boolean(true))
+                      .add("status", ended.status)
+                      .add("sessionDurationMs", ended.session_duration_ms)
+                      .add("creditsBilled", ended.credits_billed)
+                      .done());
+  } else {
+    c.out << ended.status << " after " << ended.session_duration_ms << " ms, "
+          << ended.credits_billed << " credits\n";
+  }
+  return kOk;
+}
+
+int cmd_browser_list(Context& c, const Client& client) {
+  const std::string status = c.args.positional.size() > 1 ? c.args.positional[1] : "";
+  if (!status.empty()) check_values("status", {status}, {"active", "destroyed"});
+  auto res = client.list_browsers(status);
+  if (!res.ok()) return fail(c, res.error());
+  if (c.json) {
+    std::vector<Json> sessions;
+    for (const auto& s : *res) sessions.push_back(session_json(s));
+    print_json(c, JsonObject()
+                      .add("success", Json::boolean(true))
+                      .add("sessions", json_array(sessions))
+                      .done());
+    return kOk;
+  }
+  for (const auto& s : *res) {
+    c.out << s.id << "  " << s.status << "  " << s.created_at.value_or("") << "\n";
+  }
+  return kOk;
+}
+
+int cmd_browser(Context& c) {
+  const auto& a = c.args;
+  const std::string sub = a.positional.empty() ? "" : a.positional.front();
+  const Client client(c.client_options);
+  if (sub == "create") {
+    BrowserRequest req;
+    if (auto ttl = a.integer("ttl", 30, 3600)) req.ttl = *ttl;
+    if (auto idle = a.integer("activity-ttl", 10, 3600)) req.activity_ttl = *idle;
+    auto res = client.create_browser(req);
+    if (!res.ok()) return fail(c, res.error());
+    if (c.json) {
+      print_json(c, session_json(*res));
+    } else {
+      c.out << res->id << "\ncdp: " << res->cdp_url << "\nlive view: " << res->live_view_url
+            << "\nexpires: " << res->expires_at.value_or("") << "\n";
+    }
+    return kOk;
+  }
+  if (sub == "list") return cmd_browser_list(c, client);
+  if (sub == "execute" && a.positional.size() >= 3) {
+    BrowserExecuteRequest req;
+    req.code = joined_from(a, 2);
+    if (auto language = a.value("language")) req.language = *language;
+    auto res = client.browser_execute(a.positional[1], req);
+    return res.ok() ? print_run(c, *res) : fail(c, res.error());
+  }
+  if (sub == "delete" && a.positional.size() == 2) {
+    auto res = client.delete_browser(a.positional[1]);
+    return res.ok() ? print_ended(c, *res) : fail(c, res.error());
+  }
+  throw UsageError("'browser' needs create, list [STATUS], execute ID CODE... or delete ID");
+}
+
+int cmd_interact(Context& c) {
+  const auto& a = c.args;
+  if (a.positional.empty()) throw UsageError("'interact' needs a scrape id");
+  const std::string& id = a.positional.front();
+  const Client client(c.client_options);
+  if (a.flag("stop")) {
+    auto res = client.stop_interaction(id);
+    return res.ok() ? print_ended(c, *res) : fail(c, res.error());
+  }
+  InteractRequest req;
+  req.code = a.value("code");
+  if (!req.code) {
+    req.prompt = joined_from(a, 1);
+    if (req.prompt->empty()) throw UsageError("'interact' needs a prompt or --code CODE");
+  }
+  if (auto language = a.value("language")) req.language = *language;
+  auto res = client.interact(id, req);
+  return res.ok() ? print_run(c, *res) : fail(c, res.error());
+}
+
 }  // namespace
 
 int run_command(const Args& args, std::ostream& out, std::ostream& err, bool err_is_tty) {
@@ -1665,6 +1795,10 @@ int run_command(const Args& args, std::ostream& out, std::ostream& err, bool err
     rc = cmd_deep_research(c);
   else if (cmd == "llmstxt")
     rc = cmd_llmstxt(c);
+  else if (cmd == "browser")
+    rc = cmd_browser(c);
+  else if (cmd == "interact")
+    rc = cmd_interact(c);
   out.flush();
   if (!out) {
     err << "webdata: cannot write the output\n";
