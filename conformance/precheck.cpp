@@ -55,6 +55,8 @@ const Rule* own_rule(const std::string& name) {
       {"queue-status", &rules::kQueueStatus},
       {"concurrency-check", &rules::kConcurrencyCheck},
       {"crawl-preview", &rules::kCrawlPreview},
+      {"deep-research", &rules::kV1DeepResearch},
+      {"llmstxt", &rules::kV1LlmsTxt},
       {"scrape-by-id", &rules::kScrapeById},
       {"result-cache", &rules::kDefaultMaxAgeV2},
   };
@@ -277,6 +279,9 @@ ApiResponse probe_routes() {
        "POST",
        "/v2/crawl/params-preview",
        {{"url", site_url("/")}, {"prompt", "only the docs"}}},
+      // v1-only jobs: bodies the routes refuse, so that no job starts.
+      {"deep-research", "POST", "/v1/deep-research", {{"maxDepth", "deep"}}},
+      {"llmstxt", "POST", "/v1/llmstxt", {{"maxUrls", "many"}}},
   };
   ApiResponse preview;
   for (const auto& p : probes) {

@@ -256,6 +256,11 @@ struct Rule {
     "concurrency-check answers {success, concurrency, maxConcurrency}, non-negative integers")     \
   X(kCrawlPreview, "CRAWL-PREVIEW", "crawl-params-preview.md#answer",                              \
     "params-preview answers {success, data}: data is a crawl request POST /v2/crawl accepts")      \
+  X(kV1DeepResearch, "V1-DEEP-RESEARCH", "v1-jobs.md#deep-research",                               \
+    "a v1 deep research answers {success, id} and its status ends completed with a final "        \
+    "analysis and sources")                                                                        \
+  X(kV1LlmsTxt, "V1-LLMSTXT", "v1-jobs.md#llmstxt",                                                \
+    "a v1 llms.txt answers {success, id} and its status ends completed with data.llmstxt")        \
   /* Credits */                                                                                    \
   X(kCredits, "CREDITS-FIELDS", "limits.md#credits",                                               \
     "creditsUsed is a non-negative integer on job status and search; a page costs at least 1")     \
