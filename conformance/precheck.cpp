@@ -55,6 +55,10 @@ const Rule* own_rule(const std::string& name) {
       {"queue-status", &rules::kQueueStatus},
       {"concurrency-check", &rules::kConcurrencyCheck},
       {"crawl-preview", &rules::kCrawlPreview},
+      {"research", &rules::kResearchPapers},
+      {"developer-search", &rules::kDeveloperSearch},
+      {"feedback", &rules::kFeedback},
+      {"support-ask", &rules::kSupportAsk},
       {"scrape-by-id", &rules::kScrapeById},
       {"result-cache", &rules::kDefaultMaxAgeV2},
   };
@@ -277,6 +281,11 @@ ApiResponse probe_routes() {
        "POST",
        "/v2/crawl/params-preview",
        {{"url", site_url("/")}, {"prompt", "only the docs"}}},
+      {"research", "GET", "/v2/search/research/papers?query=neural%20networks&k=1", nullptr},
+      {"developer-search", "POST", "/v2/search/developer", {{"query", "webhooks"}, {"k", 1}}},
+      // Bodies the routes refuse: find the routes without storing anything.
+      {"feedback", "POST", "/v2/feedback", {{"rating", 1}}},
+      {"support-ask", "POST", "/v2/support/ask", {{"question", 1}}},
   };
   ApiResponse preview;
   for (const auto& p : probes) {
