@@ -57,6 +57,10 @@ const Rule* own_rule(const std::string& name) {
       {"crawl-preview", &rules::kCrawlPreview},
       {"deep-research", &rules::kV1DeepResearch},
       {"llmstxt", &rules::kV1LlmsTxt},
+      {"research", &rules::kResearchPapers},
+      {"developer-search", &rules::kDeveloperSearch},
+      {"feedback", &rules::kFeedback},
+      {"support-ask", &rules::kSupportAsk},
       {"scrape-by-id", &rules::kScrapeById},
       {"result-cache", &rules::kDefaultMaxAgeV2},
   };
@@ -282,6 +286,11 @@ ApiResponse probe_routes() {
       // v1-only jobs: bodies the routes refuse, so that no job starts.
       {"deep-research", "POST", "/v1/deep-research", {{"maxDepth", "deep"}}},
       {"llmstxt", "POST", "/v1/llmstxt", {{"maxUrls", "many"}}},
+      {"research", "GET", "/v2/search/research/papers?query=neural%20networks&k=1", nullptr},
+      {"developer-search", "POST", "/v2/search/developer", {{"query", "webhooks"}, {"k", 1}}},
+      // Bodies the routes refuse: find the routes without storing anything.
+      {"feedback", "POST", "/v2/feedback", {{"rating", 1}}},
+      {"support-ask", "POST", "/v2/support/ask", {{"question", 1}}},
   };
   ApiResponse preview;
   for (const auto& p : probes) {

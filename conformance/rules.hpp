@@ -261,6 +261,16 @@ struct Rule {
     "analysis and sources")                                                                        \
   X(kV1LlmsTxt, "V1-LLMSTXT", "v1-jobs.md#llmstxt",                                                \
     "a v1 llms.txt answers {success, id} and its status ends completed with data.llmstxt")        \
+  X(kResearchPapers, "RESEARCH-PAPERS", "research.md#endpoints",                                  \
+    "paper search answers {success, results:[{paperId, primaryId, title, abstract, score}]}; an "  \
+    "unknown paper answers 404")                                                                   \
+  X(kDeveloperSearch, "DEVELOPER-SEARCH", "research.md#endpoints",                                 \
+    "developer search answers {success, results:[{id, url, passages}]}, at most k results")       \
+  X(kFeedback, "FEEDBACK", "research.md#in-the-mock",                                              \
+    "feedback on the team's scrape answers {success, feedbackId, creditsRefunded}; a bad rating "  \
+    "answers 400 with details")                                                                    \
+  X(kSupportAsk, "SUPPORT-ASK", "research.md#in-the-mock",                                         \
+    "support ask about the team's batch scrape answers {success, answer}; an unknown job 404")     \
   /* Credits */                                                                                    \
   X(kCredits, "CREDITS-FIELDS", "limits.md#credits",                                               \
     "creditsUsed is a non-negative integer on job status and search; a page costs at least 1")     \

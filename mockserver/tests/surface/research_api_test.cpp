@@ -113,6 +113,12 @@ TEST_CASE("research: GitHub slice and developer search with filters", "[research
   for (const auto& result : stars.body["results"]) {
     CHECK(result["url"].get<std::string>().find("fork") == std::string::npos);
   }
+  // The CLI's form: the same options as query parameters.
+  const auto as_get = api.get(
+      "/v2/search/developer?query=backoff&repos=acme/flowpipe&repos=x/y&types=pull_request&passages=2");
+  REQUIRE(as_get.status == 200);
+  CHECK(as_get.body == repos.body);
+  CHECK(api.get("/v2/search/developer?k=3").status == 400);
   const auto bad = api.post("/v2/search/developer", {{"query", "x"}, {"types", {"video"}}});
   REQUIRE(bad.status == 400);
   CHECK(bad.body["details"].is_array());
