@@ -56,6 +56,7 @@ const Rule* own_rule(const std::string& name) {
       {"concurrency-check", &rules::kConcurrencyCheck},
       {"crawl-preview", &rules::kCrawlPreview},
       {"scrape-by-id", &rules::kScrapeById},
+      {"monitors", &rules::kMonitorCrud},
       {"result-cache", &rules::kDefaultMaxAgeV2},
   };
   const auto it = rules.find(name);
@@ -273,6 +274,7 @@ ApiResponse probe_routes() {
       {"usage-history", "GET", "/v2/team/credit-usage/historical", nullptr},
       {"queue-status", "GET", "/v2/team/queue-status", nullptr},
       {"concurrency-check", "GET", "/v2/concurrency-check", nullptr},
+      {"monitors", "GET", "/v2/monitor", nullptr},
       {"crawl-preview",
        "POST",
        "/v2/crawl/params-preview",

@@ -256,6 +256,14 @@ struct Rule {
     "concurrency-check answers {success, concurrency, maxConcurrency}, non-negative integers")     \
   X(kCrawlPreview, "CRAWL-PREVIEW", "crawl-params-preview.md#answer",                              \
     "params-preview answers {success, data}: data is a crawl request POST /v2/crawl accepts")      \
+  /* Monitors */                                                                                   \
+  X(kMonitorCrud, "MONITOR-CRUD", "monitors.md#fields",                                            \
+    "monitor create, get, list and update answer {success, data} of their schemas; a deleted "      \
+    "monitor answers 404")                                                                         \
+  X(kMonitorCheck, "MONITOR-CHECK", "monitors.md#targets-and-checks",                              \
+    "a check run now ends completed, its page new the first time and same when unchanged")        \
+  X(kMonitorInvalid, "MONITOR-INVALID", "monitors.md#schedule",                                    \
+    "a monitor with a bad cron expression answers 400 with details naming the schedule")          \
   /* Credits */                                                                                    \
   X(kCredits, "CREDITS-FIELDS", "limits.md#credits",                                               \
     "creditsUsed is a non-negative integer on job status and search; a page costs at least 1")     \
