@@ -62,6 +62,7 @@ const Rule* own_rule(const std::string& name) {
       {"feedback", &rules::kFeedback},
       {"support-ask", &rules::kSupportAsk},
       {"scrape-by-id", &rules::kScrapeById},
+      {"monitors", &rules::kMonitorCrud},
       {"result-cache", &rules::kDefaultMaxAgeV2},
   };
   const auto it = rules.find(name);
@@ -279,6 +280,7 @@ ApiResponse probe_routes() {
       {"usage-history", "GET", "/v2/team/credit-usage/historical", nullptr},
       {"queue-status", "GET", "/v2/team/queue-status", nullptr},
       {"concurrency-check", "GET", "/v2/concurrency-check", nullptr},
+      {"monitors", "GET", "/v2/monitor", nullptr},
       {"crawl-preview",
        "POST",
        "/v2/crawl/params-preview",

@@ -271,6 +271,14 @@ struct Rule {
     "answers 400 with details")                                                                    \
   X(kSupportAsk, "SUPPORT-ASK", "research.md#in-the-mock",                                         \
     "support ask about the team's batch scrape answers {success, answer}; an unknown job 404")     \
+  /* Monitors */                                                                                   \
+  X(kMonitorCrud, "MONITOR-CRUD", "monitors.md#fields",                                            \
+    "monitor create, get, list and update answer {success, data} of their schemas; a deleted "      \
+    "monitor answers 404")                                                                         \
+  X(kMonitorCheck, "MONITOR-CHECK", "monitors.md#targets-and-checks",                              \
+    "a check run now ends completed, its page new the first time and same when unchanged")        \
+  X(kMonitorInvalid, "MONITOR-INVALID", "monitors.md#schedule",                                    \
+    "a monitor with a bad cron expression answers 400 with details naming the schedule")          \
   /* Credits */                                                                                    \
   X(kCredits, "CREDITS-FIELDS", "limits.md#credits",                                               \
     "creditsUsed is a non-negative integer on job status and search; a page costs at least 1")     \

@@ -154,7 +154,7 @@ struct Capability {
 /// "pdf", "parse", "agent-job", "agent-list", "agent-trace", "agent-threads", "webhooks",
 /// "webhook-signing", "webhook-secret", "other-team", "mock-admin", "result-cache", and the
 /// routes "map", "map-v1", "extract", "credit-usage", "token-usage", "usage-history",
-/// "queue-status", "concurrency-check", "crawl-preview", "scrape-by-id". An unknown name is
+/// "queue-status", "concurrency-check", "crawl-preview", "scrape-by-id", "monitors". An unknown name is
 /// absent.
 const Capability& capability(const std::string& name);
 
