@@ -16,7 +16,7 @@ using json = nlohmann::json;
 
 namespace {
 
-webdata::mock::Config two_teams() {
+webdata::mock::Config browser_teams() {
   auto config = RunningMock::quiet_config();
   config.page_pacing_ms = 0;
   config.teams = {{"alpha", {"key-a"}}, {"beta", {"key-b"}}};
@@ -30,7 +30,7 @@ bool valid(const std::string& schema, const json& body) {
 }
 
 struct Browsers {
-  RunningMock mock{two_teams()};
+  RunningMock mock{browser_teams()};
   ApiClient alpha{mock.url(), "key-a"};
   ApiClient beta{mock.url(), "key-b"};
   Browsers() {

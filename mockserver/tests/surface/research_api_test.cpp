@@ -19,7 +19,7 @@ using surface_test::check_schema;
 
 namespace {
 
-webdata::mock::Config two_teams() {
+webdata::mock::Config research_teams() {
   auto config = RunningMock::quiet_config();
   config.teams = {{"team-a", {"key-a", "test-key"}}, {"team-b", {"key-b"}}};
   return config;
@@ -126,7 +126,7 @@ TEST_CASE("research: GitHub slice and developer search with filters", "[research
 
 TEST_CASE("feedback: stored per team, repeated feedback is not stored twice, admin lists it",
           "[feedback]") {
-  RunningMock mock(two_teams());
+  RunningMock mock(research_teams());
   ApiClient a(mock.url(), "key-a");
   ApiClient b(mock.url(), "key-b");
   ApiClient admin(mock.url());
@@ -160,7 +160,7 @@ TEST_CASE("feedback: stored per team, repeated feedback is not stored twice, adm
 
 TEST_CASE("support ask: answers from the job's real state, 404 for another team's job",
           "[support]") {
-  RunningMock mock(two_teams());
+  RunningMock mock(research_teams());
   ApiClient a(mock.url(), "key-a");
   ApiClient b(mock.url(), "key-b");
   ApiClient admin(mock.url());
