@@ -20,27 +20,9 @@ if (!baseUrl || !apiKey) {
   process.exit(2);
 }
 
-// Tools whose mock surface another group is building; each name maps to that group.
-const PENDING = {
-  firecrawl_interact: "interact",
-  firecrawl_interact_stop: "interact",
-  firecrawl_monitor_create: "monitor",
-  firecrawl_monitor_list: "monitor",
-  firecrawl_monitor_get: "monitor",
-  firecrawl_monitor_update: "monitor",
-  firecrawl_monitor_delete: "monitor",
-  firecrawl_monitor_run: "monitor",
-  firecrawl_monitor_checks: "monitor",
-  firecrawl_monitor_check: "monitor",
-  firecrawl_research_search_papers: "research",
-  firecrawl_research_inspect_paper: "research",
-  firecrawl_research_related_papers: "research",
-  firecrawl_research_read_paper: "research",
-  firecrawl_research_search_github: "research",
-  firecrawl_developer_search: "developer search",
-  firecrawl_feedback: "feedback",
-  firecrawl_search_feedback: "feedback",
-};
+// Tools whose mock surface another group is building; each name maps to that group. Empty while
+// every tool firecrawl-mcp lists has a step below.
+const PENDING = {};
 
 const require = createRequire(import.meta.url);
 const serverEntry = join(dirname(require.resolve("firecrawl-mcp/package.json")), "dist", "index.js");
@@ -180,6 +162,114 @@ await step("mcp firecrawl_parse: a local HTML file", async () => {
 await step("mcp firecrawl_credit_usage: the team's credits", async () => {
   const out = await call("firecrawl_credit_usage", {});
   check(/remaining/i.test(out.text), `remaining credits (got ${out.text.slice(0, 300)})`);
+});
+
+await step("mcp firecrawl_interact (url, then scrapeId with code) + firecrawl_interact_stop", async () => {
+  const opened = answer(await call("firecrawl_interact", { url: page, prompt: "scroll down" }));
+  const scrapeId = opened.scrapeId;
+  check(typeof scrapeId === "string", `the session's scrapeId (got ${JSON.stringify(opened).slice(0, 300)})`);
+  check(opened.exitCode === 0 && String(opened.result ?? "").includes("URL: " + page),
+    `the page state (got ${JSON.stringify(opened).slice(0, 300)})`);
+  const code = answer(await call("firecrawl_interact", { scrapeId, code: "await page.title()" }));
+  check(typeof code.result === "string" && code.result.length > 0, `the title from code (got ${JSON.stringify(code).slice(0, 300)})`);
+  // The tool's output schema keeps success (and message, scrapeId) of the API's answer.
+  const stopped = answer(await call("firecrawl_interact_stop", { scrapeId }));
+  check(stopped.success === true, `stopped (got ${JSON.stringify(stopped).slice(0, 300)})`);
+  const again = await call("firecrawl_interact_stop", { scrapeId }, { expectError: true });
+  // The server reports only the status of the API's 404 ("No interaction session for this scrape").
+  check(again.text.includes("status code 404"), `no session left to stop (got ${again.text.slice(0, 300)})`);
+});
+
+await step("mcp firecrawl_monitor_create|list|get|update|run|check|checks|delete", async () => {
+  const created = answer(await call("firecrawl_monitor_create", {
+    page, goal: "Tell me when the price changes", name: "Kettle price", scheduleText: "every 30 minutes",
+  }));
+  const monitor = created.data ?? created;
+  check(typeof monitor.id === "string" && monitor.schedule?.cron === "*/30 * * * *",
+    `a monitor with its cron (got ${JSON.stringify(created).slice(0, 300)})`);
+  const id = monitor.id;
+  const listed = answer(await call("firecrawl_monitor_list", { limit: 10 }));
+  check(Array.isArray(listed.data) && listed.data.some((m) => m.id === id), `the monitor in the list (got ${JSON.stringify(listed).slice(0, 300)})`);
+  const got = answer(await call("firecrawl_monitor_get", { id }));
+  check(got.data?.name === "Kettle price" && got.data?.goal === "Tell me when the price changes",
+    `the monitor by id (got ${JSON.stringify(got).slice(0, 300)})`);
+  const updated = answer(await call("firecrawl_monitor_update", { id, body: { status: "paused" } }));
+  check(updated.data?.status === "paused", `paused (got ${JSON.stringify(updated).slice(0, 300)})`);
+  const run = answer(await call("firecrawl_monitor_run", { id }));
+  const checkId = run.data?.id;
+  check(typeof checkId === "string" && run.data?.monitorId === id && run.data?.trigger === "manual",
+    `a manual check (got ${JSON.stringify(run).slice(0, 300)})`);
+  let detail;
+  for (let i = 0; i < 100; i += 1) {
+    detail = answer(await call("firecrawl_monitor_check", { id, checkId, limit: 10 })).data;
+    if (!["queued", "running"].includes(detail?.status)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  check(detail?.status === "completed", `a completed check (got ${JSON.stringify(detail).slice(0, 300)})`);
+  check(detail.pages?.length === 1 && detail.pages[0].url === page && detail.pages[0].status === "new", "the page, new");
+  const newOnly = answer(await call("firecrawl_monitor_check", { id, checkId, pageStatus: "changed" })).data;
+  check(newOnly?.pages?.length === 0, `no changed page (got ${JSON.stringify(newOnly).slice(0, 300)})`);
+  const checks = answer(await call("firecrawl_monitor_checks", { id, limit: 5 }));
+  check(checks.data?.length === 1 && checks.data[0].id === checkId && checks.data[0].summary?.new === 1,
+    `the check in the list (got ${JSON.stringify(checks).slice(0, 300)})`);
+  const deleted = answer(await call("firecrawl_monitor_delete", { id }));
+  check(deleted.success === true, `deleted (got ${JSON.stringify(deleted).slice(0, 300)})`);
+  const gone = await call("firecrawl_monitor_get", { id }, { expectError: true });
+  check(/not found/i.test(gone.text), `the deleted monitor not found (got ${gone.text.slice(0, 300)})`);
+});
+
+await step("mcp firecrawl_research_search_papers|inspect_paper|related_papers|read_paper", async () => {
+  const found = answer(await call("firecrawl_research_search_papers", { query: "graph neural networks for molecules", k: 3 }));
+  check(found.results?.length === 3, `3 papers (got ${JSON.stringify(found).slice(0, 300)})`);
+  const first = found.results[0];
+  const meta = await call("firecrawl_research_inspect_paper", { paperId: first.primaryId });
+  check(answer(meta).paper?.title === first.title && meta.text.includes(`# ${first.title}`),
+    `the paper's metadata (got ${meta.text.slice(0, 300)})`);
+  const inspected = await call("firecrawl_research_inspect_paper", { paperId: "arxiv:2101.00101" });
+  check(inspected.text.includes("Molecular Property Prediction"), `the title (got ${inspected.text.slice(0, 300)})`);
+  const related = answer(await call("firecrawl_research_related_papers", {
+    seed_ids: ["1001"], intent: "molecule property prediction", k: 2,
+  }));
+  check(related.results?.length === 2 && typeof related.poolSize === "number",
+    `2 related papers and the pool size (got ${JSON.stringify(related).slice(0, 300)})`);
+  const read = await call("firecrawl_research_read_paper", { paperId: "arxiv:2101.00101", question: "which dataset", k: 1 });
+  const passages = answer(read).passages;
+  check(passages?.length === 1 && read.text.includes("QM9"), `the passage that answers (got ${read.text.slice(0, 300)})`);
+});
+
+// firecrawl-mcp 3.26 lists firecrawl_research_search_github but answers every call itself, without
+// the API: it is deprecated there in favour of firecrawl_developer_search.
+await step("mcp firecrawl_research_search_github: deprecated by the MCP server itself", async () => {
+  const out = await call("firecrawl_research_search_github", { query: "retry backoff", k: 2 }, { expectError: true });
+  check(out.text.includes("deprecated") && out.result.structuredContent?.code === "DEPRECATED_TOOL",
+    `the deprecation answer (got ${out.text.slice(0, 300)})`);
+});
+
+await step("mcp firecrawl_developer_search: passages from the docs corpus", async () => {
+  const out = await call("firecrawl_developer_search", { query: "configure webhooks", k: 3 });
+  const results = answer(out).results;
+  check(results?.length > 0 && results.length <= 3 && results[0].passages?.length > 0,
+    `ranked results with passages (got ${JSON.stringify(answer(out)).slice(0, 300)})`);
+  check(results[0].url === "https://docs.example.test/guides/webhooks", `the webhooks guide first (got ${results[0].url})`);
+  check(out.text.includes("## [doc:https://docs.example.test/guides/webhooks] (doc) Sending webhooks") &&
+    out.text.includes("webhook sink"), `the passages as markdown (got ${out.text.slice(0, 300)})`);
+});
+
+await step("mcp firecrawl_feedback (a scrape job) + firecrawl_search_feedback (a search id)", async () => {
+  const scraped = answer(await call("firecrawl_scrape", { url: page, formats: ["markdown"] }));
+  const jobId = scraped.metadata?.scrapeId ?? scraped.data?.metadata?.scrapeId;
+  check(typeof jobId === "string", `the scrape's id (got ${JSON.stringify(scraped).slice(0, 300)})`);
+  const fb = answer(await call("firecrawl_feedback", { endpoint: "scrape", jobId, rating: "bad", note: "price missing" }));
+  check(fb.success === true && typeof fb.feedbackId === "string" && fb.creditsRefunded === 0,
+    `feedback stored (got ${JSON.stringify(fb).slice(0, 300)})`);
+  const searched = answer(await call("firecrawl_search", { query: "trail kettle", limit: 3 }));
+  const searchId = searched.id;
+  check(typeof searchId === "string", `the search's id (got ${JSON.stringify(searched).slice(0, 300)})`);
+  const sf = answer(await call("firecrawl_search_feedback", { searchId, rating: "good", valuableSources: [{ url: page }] }));
+  check(sf.success === true && typeof sf.feedbackId === "string", `search feedback stored (got ${JSON.stringify(sf).slice(0, 300)})`);
+  const again = answer(await call("firecrawl_search_feedback", { searchId, rating: "partial", valuableSources: [{ url: page }] }));
+  check(again.success === true && again.alreadySubmitted === true && again.feedbackId === sf.feedbackId,
+    `the record idempotent per search id (got ${JSON.stringify(again).slice(0, 300)})`);
 });
 
 await step("mcp: every listed tool is tested or pending", async () => {
