@@ -222,6 +222,12 @@ std::vector<CommandSpec> research_commands() {
        "Prints the crawl options the prompt implies (POST /v2/crawl/params-preview), and the\n"
        "'webdata crawl' command line that runs that crawl.",
        {}},
+  };
+}
+
+/// The newer service surface: research, feedback, support, v1 jobs, browser sessions.
+std::vector<CommandSpec> service_commands() {
+  return {
       {"papers", "QUERY...", "search the research paper index",
        "Papers ranked by relevance (GET /v2/search/research/papers).",
        {{"limit", "at most N papers (1..500, default 40)"}}},
@@ -303,7 +309,7 @@ std::vector<CommandSpec> job_commands() {
 const std::vector<CommandSpec>& commands() {
   static const std::vector<CommandSpec> all = [] {
     std::vector<CommandSpec> out = page_commands();
-    for (auto more : {research_commands(), job_commands()}) {
+    for (auto more : {research_commands(), service_commands(), job_commands()}) {
       out.insert(out.end(), more.begin(), more.end());
     }
     return out;

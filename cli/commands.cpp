@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <sstream>
 #include <thread>
 
@@ -1430,6 +1431,9 @@ Result<MonitorCheck> monitor_run(Context& c, const Client& client, const std::st
   if (!check.ok() || !c.args.flag("wait")) return check;
   const auto until = std::chrono::steady_clock::now() +
                      c.polling.max_wait.value_or(std::chrono::milliseconds(600000));
+  // The run's answer has no pages, even when the check already ended: read the check itself.
+  const std::string check_id = check->id;
+  check = client.monitor_check(id, check_id);
   while (check.ok() && !check->finished()) {
     if (std::chrono::steady_clock::now() > until) {
       Error timeout;
@@ -1438,7 +1442,7 @@ Result<MonitorCheck> monitor_run(Context& c, const Client& client, const std::st
       return timeout;
     }
     std::this_thread::sleep_for(c.polling.interval);
-    check = client.monitor_check(id, check->id);
+    check = client.monitor_check(id, check_id);
   }
   return check;
 }
@@ -1715,8 +1719,11 @@ int cmd_interact(Context& c) {
 
 }  // namespace
 
-int run_command(const Args& args, std::ostream& out, std::ostream& err, bool err_is_tty) {
-  Context c(args, out, err);
+namespace {
+
+/// The context of a run: output switches, the API address and key (with where each came from),
+/// the transport and the polling settings.
+void configure(Context& c, const Args& args, std::ostream& err, bool err_is_tty) {
   c.json = args.flag("json");
   c.quiet = args.flag("quiet");
   const std::string when = args.value("progress").value_or("auto");
@@ -1760,45 +1767,38 @@ int run_command(const Args& args, std::ostream& out, std::ostream& err, bool err
   if (auto seconds = args.number("max-wait", 0.001, 31536000)) {
     c.polling.max_wait = std::chrono::milliseconds(static_cast<long long>(*seconds * 1000));
   }
+}
 
+using Command = int (*)(Context&);
+
+/// The command of each name.
+const std::map<std::string, Command>& command_table() {
+  static const std::map<std::string, Command> table = {
+      {"scrape", cmd_scrape},         {"parse", cmd_parse},
+      {"batch", cmd_batch},           {"crawl", cmd_crawl},
+      {"search", cmd_search},         {"agent", cmd_agent},
+      {"status", cmd_status},         {"cancel", cmd_cancel},
+      {"errors", cmd_errors},         {"active", cmd_active},
+      {"map", cmd_map},               {"extract", cmd_extract},
+      {"usage", cmd_usage},           {"queue", cmd_queue},
+      {"crawl-preview", cmd_crawl_preview}, {"monitor", cmd_monitor},
+      {"papers", cmd_papers},         {"paper", cmd_paper},
+      {"related", cmd_related},       {"developer", cmd_developer},
+      {"feedback", cmd_feedback},     {"doctor", cmd_doctor},
+      {"deep-research", cmd_deep_research}, {"llmstxt", cmd_llmstxt},
+      {"browser", cmd_browser},       {"interact", cmd_interact},
+  };
+  return table;
+}
+
+}  // namespace
+
+int run_command(const Args& args, std::ostream& out, std::ostream& err, bool err_is_tty) {
+  Context c(args, out, err);
+  configure(c, args, err, err_is_tty);
   int rc = kOk;
-  const std::string& cmd = args.command;
-  if (cmd == "scrape") rc = cmd_scrape(c);
-  else if (cmd == "parse") rc = cmd_parse(c);
-  else if (cmd == "batch") rc = cmd_batch(c);
-  else if (cmd == "crawl") rc = cmd_crawl(c);
-  else if (cmd == "search") rc = cmd_search(c);
-  else if (cmd == "agent") rc = cmd_agent(c);
-  else if (cmd == "status") rc = cmd_status(c);
-  else if (cmd == "cancel") rc = cmd_cancel(c);
-  else if (cmd == "errors") rc = cmd_errors(c);
-  else if (cmd == "active") rc = cmd_active(c);
-  else if (cmd == "map")
-    rc = cmd_map(c);
-  else if (cmd == "extract")
-    rc = cmd_extract(c);
-  else if (cmd == "usage")
-    rc = cmd_usage(c);
-  else if (cmd == "queue")
-    rc = cmd_queue(c);
-  else if (cmd == "crawl-preview")
-    rc = cmd_crawl_preview(c);
-  else if (cmd == "monitor")
-    rc = cmd_monitor(c);
-  else if (cmd == "papers") rc = cmd_papers(c);
-  else if (cmd == "paper") rc = cmd_paper(c);
-  else if (cmd == "related") rc = cmd_related(c);
-  else if (cmd == "developer") rc = cmd_developer(c);
-  else if (cmd == "feedback") rc = cmd_feedback(c);
-  else if (cmd == "doctor") rc = cmd_doctor(c);
-  else if (cmd == "deep-research")
-    rc = cmd_deep_research(c);
-  else if (cmd == "llmstxt")
-    rc = cmd_llmstxt(c);
-  else if (cmd == "browser")
-    rc = cmd_browser(c);
-  else if (cmd == "interact")
-    rc = cmd_interact(c);
+  const auto command = command_table().find(args.command);
+  if (command != command_table().end()) rc = command->second(c);
   out.flush();
   if (!out) {
     err << "webdata: cannot write the output\n";

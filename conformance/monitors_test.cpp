@@ -38,7 +38,7 @@ json run_check(const std::string& monitor) {
 
 }  // namespace
 
-TEST_CASE("monitors: created, read, listed, changed, checked now and deleted",
+TEST_CASE("monitors: created and read and listed and changed and checked now and deleted",
           "[monitors]"
           "[ENV-CONTENT-TYPE][ENV-SCHEMA][MONITOR-CHECK][MONITOR-CRUD]") {
   CHECKS_RULES(&rules::kMonitorCrud, &rules::kMonitorCheck);

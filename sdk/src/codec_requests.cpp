@@ -310,6 +310,8 @@ void fields(IO& io, M& s) {
   io("excludeDomains", s.exclude_domains);
   io("enterprise", s.enterprise);
   io("asyncScraping", s.async_scraping);
+  io("domainTools", s.domain_tools);
+  io("toolDetail", s.tool_detail);
   io("threatProtection", s.threat_protection);
   io.with("sources", s.sources, TypedList{});
   io.with("categories", s.categories, TypedList{});

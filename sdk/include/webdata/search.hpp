@@ -50,6 +50,9 @@ struct SearchRequest {
   std::optional<std::vector<std::string>> exclude_domains;  ///< no results on these hostnames
   std::optional<std::vector<std::string>> enterprise;  ///< "default", "anon", "zdr"
   std::optional<bool> async_scraping;
+  /// Exchange tools (the service's tool catalogue): a team without Exchange gets 403.
+  std::optional<bool> domain_tools;
+  std::optional<std::string> tool_detail;  ///< with domain_tools: "compact", "summary" or "full"
   std::optional<Json> threat_protection;  ///< as ScrapeOptions::threat_protection
   std::optional<ScrapeOptions> scrape_options;
   std::optional<std::string> origin;
