@@ -9,6 +9,7 @@
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
+#include "route_checks.hpp"
 #include "support.hpp"
 
 using namespace webdata::conformance;
@@ -153,7 +154,7 @@ TEST_CASE("extract: unknown ids answer 404 and urls of the wrong type 400",
   {
     RULE(rules::kExtractUnknown);
     for (const char* path : {"/v2/extract/", "/v1/extract/"}) {
-      const auto res = get(std::string(path) + "00000000-0000-4000-8000-000000000000");
+      const auto res = get(std::string(path) + kNoSuchId);
       INFO(path << ": " << res.describe());
       CHECK_JSON_ANSWER(res);
       CHECK(res.status == 404);
@@ -166,12 +167,6 @@ TEST_CASE("extract: unknown ids answer 404 and urls of the wrong type 400",
   CHECK_JSON_ANSWER(res);
   REQUIRE(res.status == 400);
   CHECK(res.body_json.value("success", true) == false);
-  const json details = res.body_json.value("details", json());
-  REQUIRE(details.is_array());
-  bool names_urls = false;
-  for (const auto& issue : details) {
-    const json path = issue.value("path", json::array());
-    if (path.is_array() && !path.empty() && path.at(0) == "urls") names_urls = true;
-  }
-  CHECK(names_urls);
+  REQUIRE(res.body_json.value("details", json()).is_array());
+  CHECK(details_name(res.body_json, "urls"));
 }

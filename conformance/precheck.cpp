@@ -63,6 +63,7 @@ const Rule* own_rule(const std::string& name) {
       {"support-ask", &rules::kSupportAsk},
       {"scrape-by-id", &rules::kScrapeById},
       {"monitors", &rules::kMonitorCrud},
+      {"browser", &rules::kBrowserShape},
       {"result-cache", &rules::kDefaultMaxAgeV2},
   };
   const auto it = rules.find(name);
@@ -281,6 +282,7 @@ ApiResponse probe_routes() {
       {"queue-status", "GET", "/v2/team/queue-status", nullptr},
       {"concurrency-check", "GET", "/v2/concurrency-check", nullptr},
       {"monitors", "GET", "/v2/monitor", nullptr},
+      {"browser", "GET", "/v2/browser", nullptr},
       {"crawl-preview",
        "POST",
        "/v2/crawl/params-preview",

@@ -279,6 +279,12 @@ struct Rule {
     "a check run now ends completed, its page new the first time and same when unchanged")        \
   X(kMonitorInvalid, "MONITOR-INVALID", "monitors.md#schedule",                                    \
     "a monitor with a bad cron expression answers 400 with details naming the schedule")          \
+  X(kBrowserShape, "BROWSER-SHAPE", "browser.md#endpoints",                                        \
+    "a browser session starts {success, id, cdpUrl, liveViewUrl, expiresAt}, is listed, "          \
+    "runs code and ends destroyed")                                                                \
+  X(kBrowserErrors, "BROWSER-ERRORS", "browser.md#endpoints",                                      \
+    "a session body with a ttl of the wrong type answers 400 with details naming ttl; an "         \
+    "unknown session id answers 404")                                                              \
   /* Credits */                                                                                    \
   X(kCredits, "CREDITS-FIELDS", "limits.md#credits",                                               \
     "creditsUsed is a non-negative integer on job status and search; a page costs at least 1")     \

@@ -16,8 +16,8 @@ namespace webdata::mock {
 namespace {
 
 /// Routes of the mock that the imitated build (August 2025) did not have: the agent, queue
-/// status, v2 batch scrape errors, parse, historical usage, monitors, and the errors path without
-/// a version that only the specification writes.
+/// status, v2 batch scrape errors, parse, historical usage, monitors, browser sessions and
+/// interact, and the errors path without a version that only the specification writes.
 const http::Router& newer_routes() {
   static const http::Router routes = [] {
     http::Router r;
@@ -28,7 +28,8 @@ const http::Router& newer_routes() {
           "/v2/team/credit-usage/historical", "/v1/team/token-usage/historical",
           "/v2/team/token-usage/historical", "/v2/batch/scrape/{id}/errors", "/v2/parse",
           "/crawl/{id}/errors", "/v2/monitor", "/v2/monitor/{id}", "/v2/monitor/{id}/run",
-          "/v2/monitor/{id}/checks", "/v2/monitor/{id}/checks/{checkId}"}) {
+          "/v2/monitor/{id}/checks", "/v2/monitor/{id}/checks/{checkId}", "/v2/browser",
+          "/v2/browser/{id}", "/v2/browser/{id}/execute", "/v2/scrape/{id}/interact"}) {
       r.add("ANY", pattern, {});
     }
     return r;
