@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/text.hpp"
+#include "search/service.hpp"
 #include "search/text.hpp"
 
 namespace webdata::mock::search {
@@ -14,16 +15,11 @@ using nlohmann::json;
 
 namespace {
 
-std::string research_paper_url(const Paper& paper) {
-  return std::string("https://") + kPapersHost + "/abs/" +
-         (paper.arxiv.empty() ? paper.paper_id : paper.arxiv);
-}
-
-std::vector<PageRecord> research_paper_pages() {
+std::vector<PageRecord> research_paper_pages(const std::vector<Paper>& papers) {
   std::vector<PageRecord> pages;
-  for (const auto& paper : research_papers()) {
+  for (const auto& paper : papers) {
     PageRecord page;
-    page.url = research_paper_url(paper);
+    page.url = paper.url;
     page.host = kPapersHost;
     page.title = paper.title;
     page.description = paper.abstract;
@@ -39,9 +35,8 @@ std::string research_code_url(const Repo& repo, const ResearchService::CodeDoc& 
   return url + (doc.kind == "issue" ? "/issues/" : "/pull/") + std::to_string(doc.number);
 }
 
-std::vector<ResearchService::CodeDoc> research_code_docs() {
+std::vector<ResearchService::CodeDoc> research_code_docs(const std::vector<Repo>& repos) {
   std::vector<ResearchService::CodeDoc> docs;
-  const auto& repos = research_repos();
   for (std::size_t r = 0; r < repos.size(); ++r) {
     docs.push_back({r, "readme", 0});
     for (const auto& item : repos[r].items) docs.push_back({r, item.kind, item.number});
@@ -56,10 +51,11 @@ const RepoItem* research_item_of(const Repo& repo, const ResearchService::CodeDo
   return nullptr;
 }
 
-std::vector<PageRecord> research_code_pages(const std::vector<ResearchService::CodeDoc>& docs) {
+std::vector<PageRecord> research_code_pages(const std::vector<Repo>& repos,
+                                           const std::vector<ResearchService::CodeDoc>& docs) {
   std::vector<PageRecord> pages;
   for (const auto& doc : docs) {
-    const Repo& repo = research_repos()[doc.repo];
+    const Repo& repo = repos[doc.repo];
     PageRecord page;
     page.url = research_code_url(repo, doc);
     page.host = kCodeHost;
@@ -114,7 +110,7 @@ json paper_metadata(const Paper& paper) {
   return {{"paperId", paper.paper_id}, {"ids", paper_id_map(paper)},
           {"title", paper.title},      {"abstract", paper.abstract},
           {"authors", paper.authors},  {"categories", paper.categories},
-          {"createdDate", paper.created}, {"updateDate", paper.created}};
+          {"createdDate", paper.created}, {"updateDate", paper.updated}};
 }
 
 /// (score, index) pairs best first, ties by index.
@@ -154,14 +150,15 @@ json best_passages(const std::vector<std::string>& passages, const std::vector<s
 }
 
 ResearchService::ResearchService(SearchService& search)
-    : search_(search), papers_(research_paper_pages()), code_docs_(research_code_docs()),
-      code_(research_code_pages(code_docs_)) {}
+    : search_(search), corpus_(read_research_corpus(search.web())),
+      papers_(research_paper_pages(corpus_.papers)), code_docs_(research_code_docs(corpus_.repos)),
+      code_(research_code_pages(corpus_.repos, code_docs_)) {}
 
 const Paper* ResearchService::find_paper(const std::string& ref) const {
   std::string key = ref;
   if (const auto abs = key.find("/abs/"); abs != std::string::npos) key = "arxiv:" + key.substr(abs + 5);
-  for (const auto& paper : research_papers()) {
-    if (key == paper.paper_id) return &paper;
+  for (const auto& paper : corpus_.papers) {
+    if (key == paper.paper_id || ref == paper.url) return &paper;
     if (!paper.arxiv.empty() && (key == paper.arxiv || key == "arxiv:" + paper.arxiv)) return &paper;
     if (!paper.doi.empty() && to_lower(key) == "doi:" + paper.doi) return &paper;
   }
@@ -171,14 +168,14 @@ const Paper* ResearchService::find_paper(const std::string& ref) const {
 json ResearchService::search_papers(const requests::ResearchPapersRequest& request) const {
   const auto terms = ranking_terms(request.query);
   std::vector<std::pair<double, std::size_t>> scored;
-  for (std::size_t i = 0; i < research_papers().size(); ++i) {
+  for (std::size_t i = 0; i < corpus_.papers.size(); ++i) {
     const double score = papers_.bm25(i, terms);
-    if (score > 0 && paper_passes_filters(research_papers()[i], request)) scored.emplace_back(score, i);
+    if (score > 0 && paper_passes_filters(corpus_.papers[i], request)) scored.emplace_back(score, i);
   }
   rank_scored(scored);
   json results = json::array();
   for (std::size_t i = 0; i < scored.size() && i < std::size_t(request.k); ++i) {
-    results.push_back(paper_result(research_papers()[scored[i].second], scored[i].first));
+    results.push_back(paper_result(corpus_.papers[scored[i].second], scored[i].first));
   }
   return {{"success", true}, {"results", results}};
 }

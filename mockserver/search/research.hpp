@@ -15,14 +15,16 @@ namespace webdata::mock::search {
 
 class SearchService;
 
-/// The research routes over the bundled corpus (research_corpus.hpp) and developer search over
-/// that corpus's repositories and the virtual web's documentation pages. Ranking is the search
-/// engine's BM25 (Index) with ties broken by id, so every answer is deterministic. Answers are
-/// the service's wire shapes. Thread-safe (immutable after construction; the docs index is the
-/// search service's snapshot).
+/// The research routes over the corpus the virtual web holds (research_corpus.hpp, read once
+/// when the service is made) and developer search over that corpus's repositories and the
+/// virtual web's documentation pages. Ranking is the search engine's BM25 (Index) with ties
+/// broken by id, so every answer is deterministic. Answers are the service's wire shapes.
+/// Thread-safe (immutable after construction; the docs index is the search service's snapshot).
 class ResearchService {
  public:
   explicit ResearchService(SearchService& search);
+
+  const ResearchCorpus& corpus() const { return corpus_; }
 
   nlohmann::json search_papers(const requests::ResearchPapersRequest& request) const;
   /// Metadata, or with `query` the passages that answer it; nullopt for an unknown paper.
@@ -47,6 +49,7 @@ class ResearchService {
 
  private:
   SearchService& search_;
+  ResearchCorpus corpus_;
   Index papers_;
   std::vector<CodeDoc> code_docs_;
   Index code_;

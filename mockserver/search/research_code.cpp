@@ -71,10 +71,9 @@ json developer_result(const std::string& id, const PageRecord& page, const json&
   return result;
 }
 
-json repo_statuses(const std::vector<std::string>& names) {
+json repo_statuses(const std::vector<Repo>& repos, const std::vector<std::string>& names) {
   json out = json::array();
   for (const auto& name : names) {
-    const auto& repos = research_repos();
     const auto it = std::find_if(repos.begin(), repos.end(),
                                  [&](const Repo& r) { return to_lower(r.name) == to_lower(name); });
     const auto has = [&](const char* kind) {
@@ -100,7 +99,7 @@ json ResearchService::search_github(const requests::ResearchGithubRequest& reque
     if (score <= 0) continue;
     const CodeDoc& code = code_docs_[doc];
     const PageRecord& page = code_.page(doc);
-    json item = {{"repo", research_repos()[code.repo].name},
+    json item = {{"repo", corpus_.repos[code.repo].name},
                  {"url", page.url},
                  {"snippet", clip(page.text, 200)},
                  {"contentMd", page.text},
@@ -134,7 +133,7 @@ json ResearchService::developer(const requests::DeveloperSearchRequest& request)
   const bool skills_only = request.skills.has_value();  // the corpus packages no agent skills
   for (std::size_t doc = 0; doc < code_docs_.size() && !skills_only; ++doc) {
     const CodeDoc& code = code_docs_[doc];
-    const Repo& repo = research_repos()[code.repo];
+    const Repo& repo = corpus_.repos[code.repo];
     const double score = code_.bm25(doc, terms);
     if (score <= 0 || !research_listed(request.types, code.kind) || !repo_passes(repo, request)) continue;
     const PageRecord& page = code_.page(doc);
@@ -159,7 +158,7 @@ json ResearchService::developer(const requests::DeveloperSearchRequest& request)
   for (std::size_t i = 0; i < hits.size() && i < std::size_t(request.k); ++i) {
     out["results"].push_back(hits[i].result);
   }
-  if (request.repos) out["repos"] = repo_statuses(*request.repos);
+  if (request.repos) out["repos"] = repo_statuses(corpus_.repos, *request.repos);
   if (request.sources) {
     out["sources"] = json::array();
     for (const auto& source : *request.sources) {

@@ -1,106 +1,228 @@
 #include "search/research_corpus.hpp"
 
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "content/document.hpp"
+#include "content/dom.hpp"
+#include "content/pipeline.hpp"
+#include "content/selector.hpp"
+#include "core/text.hpp"
+#include "core/url.hpp"
+#include "search/page_reader.hpp"
+#include "web/virtual_web.hpp"
+
 namespace webdata::mock::search {
 
-const std::vector<Paper>& research_papers() {
-  static const std::vector<Paper> kPapers = {
-      {"1001", "2101.00101", "", "Graph Neural Networks for Molecular Property Prediction",
-       "We present a message passing graph neural network that predicts molecular properties "
-       "from atom and bond graphs, improving accuracy on solubility and toxicity benchmarks.",
-       "Ada Lindqvist, Rafael Moreno", {"cs.LG", "q-bio.BM"}, "2021-01-04",
-       {"Molecules are graphs: atoms are nodes and bonds are edges.",
-        "Our model passes messages along bonds for six rounds before a readout layer.",
-        "On the solubility benchmark the mean absolute error drops from 0.58 to 0.41.",
-        "We train on 130 thousand molecules of the QM9 dataset with the Adam optimizer."},
-       {}},
-      {"1002", "2103.00202", "", "Attention over Atoms: Transformers for Chemistry",
-       "A transformer that attends over atoms and bonds learns molecular representations for "
-       "property prediction and reaction outcome prediction.",
-       "Mei Tanaka, Ada Lindqvist", {"cs.LG", "physics.chem-ph"}, "2021-03-15",
-       {"Self-attention replaces message passing: every atom attends to every other atom.",
-        "Bond types enter as biases on the attention scores.",
-        "Reaction outcome accuracy reaches 91 percent on the USPTO benchmark."},
-       {"1001"}},
-      {"1003", "", "10.5555/bio.2022.0303", "CRISPR Base Editing Off-Target Effects in Human T Cells",
-       "We measure off-target edits of cytosine and adenine base editors in primary human T "
-       "cells with whole genome sequencing and report guide designs that reduce them.",
-       "Lena Fischer, Samuel Okafor", {"q-bio.GN"}, "2022-02-10",
-       {"Primary human T cells from six donors were edited with cytosine and adenine base editors.",
-        "Whole genome sequencing found off-target edits at 0.2 percent of predicted sites.",
-        "Truncated guides of 18 nucleotides reduced off-target edits threefold."},
-       {}},
-      {"1004", "2205.00404", "", "Semi-Supervised Learning on Molecular Graphs",
-       "Unlabelled molecules improve graph neural network property prediction through "
-       "consistency training and pseudo labels.",
-       "Rafael Moreno, Priya Natarajan", {"cs.LG"}, "2022-05-20",
-       {"Labels for molecular properties are expensive: a wet lab assay per molecule.",
-        "Consistency training asks the network for the same prediction under graph augmentations.",
-        "Pseudo labels from a teacher network add a further gain of 4 percent."},
-       {"1001", "1002"}},
-      {"1005", "2301.00505", "", "Retrieval Augmented Generation for Scientific Question Answering",
-       "A retriever over paper passages and a generator answer scientific questions with "
-       "citations; retrieval of in-body passages beats abstracts alone.",
-       "Priya Natarajan, Tom Becker", {"cs.CL", "cs.IR"}, "2023-01-09",
-       {"Questions about methods are answered from the methods section, not the abstract.",
-        "Dense passage retrieval finds the answering passage in the top four 78 percent of the time.",
-        "Every generated answer cites the passages it used."},
-       {}},
-      {"1006", "2306.00606", "", "Citation Graphs Find Related Work",
-       "Co-citation and bibliographic coupling over a citation graph find related papers that "
-       "keyword search misses; an intent reranks the candidates.",
-       "Tom Becker, Mei Tanaka", {"cs.IR", "cs.DL"}, "2023-06-30",
-       {"Two papers cited together by many others are likely about the same problem.",
-        "Bibliographic coupling counts the references two papers share.",
-        "Reranking by a stated intent keeps the related papers a reader wants."},
-       {"1005"}},
-      {"1007", "2310.00707", "", "Message Passing Networks Predict Protein Ligand Binding",
-       "Graph neural networks over protein pockets and ligands predict binding affinity and "
-       "transfer from molecular property prediction pretraining.",
-       "Samuel Okafor, Ada Lindqvist", {"q-bio.BM", "cs.LG"}, "2023-10-02",
-       {"Pockets and ligands form one graph with edges for contacts under 4 angstrom.",
-        "Pretraining on molecular property prediction cuts binding affinity error by 12 percent."},
-       {"1001", "1004"}},
-      {"1008", "", "10.5555/bio.2024.0808", "Immune Cell Atlases from Single Cell Sequencing",
-       "Single cell RNA sequencing of blood from 200 donors yields an atlas of immune cell "
-       "states, including T cell exhaustion programmes.",
-       "Lena Fischer, Hana Novak", {"q-bio.GN", "q-bio.CB"}, "2024-04-18",
-       {"Blood from 200 donors was sequenced at the single cell level.",
-        "T cells fall into eleven states; two of them are exhaustion programmes."},
-       {"1003"}},
-  };
-  return kPapers;
+namespace {
+
+using nlohmann::json;
+namespace dom = content::dom;
+
+std::optional<content::Document> read_document(const web::VirtualWeb& web, const std::string& url) {
+  web::FetchRequest request;
+  request.url = url;
+  request.timeout = kIndexFetchTimeout;
+  web::FetchResult got = web.fetch_deferred(request);
+  if (!got.ok || got.status != 200) return std::nullopt;
+  return content::Document::parse({got.url, got.content_type, got.status, std::move(got.body)});
 }
 
-const std::vector<Repo>& research_repos() {
-  static const std::vector<Repo> kRepos = {
-      {"acme/flowpipe", "Declarative data pipelines with retries and webhooks", "Go", "Apache-2.0",
-       4200, false, false, {"data-pipelines", "etl"},
-       "# flowpipe\n\nDeclarative data pipelines: sources, transforms and sinks in one YAML "
-       "file. Failed steps retry with exponential backoff; a webhook fires when a run ends.",
-       {{"issue", 412, "Retry backoff ignores max_delay",
-         "With retries set to 8 the backoff grows past max_delay; expected it capped at 30s."},
-        {"pull_request", 415, "Cap exponential backoff at max_delay",
-         "Fixes #412: the backoff delay is the minimum of the doubled delay and max_delay."},
-        {"issue", 430, "Webhook signature header missing on retries",
-         "Retried webhook deliveries lack the X-Flowpipe-Signature header."}}},
-      {"graphlab/molgraph", "Graph neural networks for molecules", "Python", "MIT", 1800, false,
-       false, {"machine-learning", "chemistry"},
-       "# molgraph\n\nMessage passing graph neural networks for molecular property prediction, "
-       "with QM9 and solubility loaders and a training command line.",
-       {{"issue", 77, "Out of memory on QM9 with batch size 512",
-         "Training runs out of GPU memory; batch size 128 works."},
-        {"pull_request", 81, "Gradient checkpointing for message passing layers",
-         "Adds checkpointing so batch size 512 fits on a 16 GB GPU."}}},
-      {"webkit-tools/scrapekit", "A small HTML scraping toolkit", "TypeScript", "", 950, true,
-       false, {"scraping", "html"},
-       "# scrapekit\n\nParse HTML, select with CSS selectors and turn pages into markdown. "
-       "Archived: use a hosted scraping API instead.",
-       {{"issue", 12, "Markdown tables lose alignment", "Column alignment markers are dropped."}}},
-      {"lindqvist/molgraph-fork", "Fork of molgraph with protein pockets", "Python", "MIT", 40,
-       false, true, {"machine-learning", "biology"},
-       "# molgraph-fork\n\nmolgraph with protein pocket graphs for binding affinity.", {}},
-  };
-  return kRepos;
+/// The elements `selector` matches, in document order.
+std::vector<const dom::Node*> select_all(const content::Document& doc, const char* selector) {
+  const auto list = content::selector::SelectorList::parse(selector);
+  std::vector<const dom::Node*> out;
+  for (const auto& node : doc.parsed().tree.nodes) {
+    if (node.is_element() && list.matches(node)) out.push_back(&node);
+  }
+  return out;
+}
+
+/// The text of each element `selector` matches (whitespace collapsed), empty ones left out.
+std::vector<std::string> texts(const content::Document& doc, const char* selector) {
+  std::vector<std::string> out;
+  for (const dom::Node* node : select_all(doc, selector)) {
+    std::string text = dom::collapsed_text(*node);
+    if (!text.empty()) out.push_back(std::move(text));
+  }
+  return out;
+}
+
+std::string first_text(const content::Document& doc, const char* selector) {
+  auto all = texts(doc, selector);
+  return all.empty() ? std::string() : std::move(all.front());
+}
+
+std::string first_attr(const content::Document& doc, const char* selector, const char* name) {
+  for (const dom::Node* node : select_all(doc, selector)) {
+    if (const std::string* value = node->attr(name)) return *value;
+  }
+  return "";
+}
+
+/// The values of a meta tag: Document::metadata() keeps a repeated name as a list.
+std::vector<std::string> meta_values(const json& metadata, const char* name) {
+  std::vector<std::string> out;
+  const auto it = metadata.find(name);
+  if (it == metadata.end()) return out;
+  if (it->is_string()) out.push_back(it->get<std::string>());
+  for (const auto& value : it->is_array() ? *it : json::array()) {
+    if (value.is_string()) out.push_back(value.get<std::string>());
+  }
+  return out;
+}
+
+std::string meta_value(const json& metadata, const char* name) {
+  auto values = meta_values(metadata, name);
+  return values.empty() ? std::string() : std::move(values.front());
+}
+
+std::string joined(const std::vector<std::string>& parts, const char* separator) {
+  std::string out;
+  for (const auto& part : parts) out += (out.empty() ? "" : separator) + part;
+  return out;
+}
+
+/// A paper as its page gives it, with the URLs of the papers it cites (made ids once every
+/// paper is read).
+struct PaperPage {
+  Paper paper;
+  std::vector<std::string> cited;
+};
+
+/// Highwire Press tags (`citation_*`, what scholarly indexes read) for the metadata; the
+/// paragraphs of the body section for the passages; the reference list's links.
+std::optional<PaperPage> paper_of(const content::Document& doc, const std::string& url) {
+  const json metadata = doc.metadata();
+  PaperPage page;
+  Paper& paper = page.paper;
+  paper.title = meta_value(metadata, "citation_title");
+  paper.paper_id = meta_value(metadata, "paper_id");
+  if (paper.title.empty() || paper.paper_id.empty()) return std::nullopt;
+  paper.arxiv = meta_value(metadata, "citation_arxiv_id");
+  paper.doi = meta_value(metadata, "citation_doi");
+  paper.abstract = meta_value(metadata, "citation_abstract");
+  paper.authors = joined(meta_values(metadata, "citation_author"), ", ");
+  paper.categories = meta_values(metadata, "citation_keywords");
+  paper.created = meta_value(metadata, "citation_publication_date");  // YYYY/MM/DD
+  std::replace(paper.created.begin(), paper.created.end(), '/', '-');
+  paper.updated = first_attr(doc, "time.revised", "datetime");
+  if (paper.updated.empty()) paper.updated = paper.created;
+  paper.body = texts(doc, "section.body p");
+  paper.url = url;
+  for (const dom::Node* link : select_all(doc, "section.references a[href]")) {
+    page.cited.push_back(content::absolute_url(doc.parsed(), *link->attr("href")));
+  }
+  return page;
+}
+
+/// The papers by paper id, each citing the ids of the cited pages the corpus holds.
+std::vector<Paper> resolve_references(std::vector<PaperPage> pages) {
+  std::map<std::string, std::string> id_of_url;
+  for (const auto& page : pages) id_of_url[page.paper.url] = page.paper.paper_id;
+  std::vector<Paper> papers;
+  for (auto& page : pages) {
+    for (const auto& url : page.cited) {
+      const auto found = id_of_url.find(url);
+      if (found != id_of_url.end()) page.paper.references.push_back(found->second);
+    }
+    papers.push_back(std::move(page.paper));
+  }
+  // Paper ids are decimal strings: shorter first, then in order.
+  std::sort(papers.begin(), papers.end(), [](const Paper& a, const Paper& b) {
+    if (a.paper_id.size() != b.paper_id.size()) return a.paper_id.size() < b.paper_id.size();
+    return a.paper_id < b.paper_id;
+  });
+  return papers;
+}
+
+Repo repo_of(const content::Document& doc, const std::string& name) {
+  Repo repo;
+  repo.name = name;
+  repo.description = first_text(doc, ".about .description");
+  repo.language = first_text(doc, ".facts .language");
+  repo.license = first_attr(doc, ".facts .license", "data-spdx");
+  repo.stars = std::strtoll(first_attr(doc, ".facts .stars", "data-count").c_str(), nullptr, 10);
+  repo.archived = !select_all(doc, ".flag-archived").empty();
+  repo.fork = !select_all(doc, ".flag-fork").empty();
+  repo.topics = texts(doc, ".topics .topic");
+  content::Options readme;
+  readme.only_main_content = false;
+  readme.include_tags = {"#readme"};
+  repo.readme = std::string(trim(doc.markdown(readme)));
+  return repo;
+}
+
+/// An issue (`issues/<n>`) or pull request (`pull/<n>`) page; nullopt for any other.
+std::optional<RepoItem> item_of(const content::Document& doc, const std::string& section,
+                                const std::string& number) {
+  RepoItem item;
+  item.kind = section == "issues" ? "issue" : section == "pull" ? "pull_request" : "";
+  item.number = std::strtoll(number.c_str(), nullptr, 10);
+  item.title = first_text(doc, ".item-title");
+  item.body = joined(texts(doc, ".comment-body p"), "\n\n");
+  if (item.kind.empty() || item.number <= 0 || item.title.empty()) return std::nullopt;
+  return item;
+}
+
+std::vector<std::string> path_segments(const std::string& path) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start < path.size()) {
+    const std::size_t end = std::min(path.find('/', start), path.size());
+    if (end > start) out.push_back(path.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+/// The repositories and their issues and pull requests as the code site's pages give them.
+struct CodePages {
+  std::vector<Repo> repos;
+  std::map<std::string, std::vector<RepoItem>> items;  ///< by repository name
+
+  void read(const content::Document& doc, const std::vector<std::string>& segments) {
+    if (segments.size() == 2 && !select_all(doc, "#readme").empty()) {
+      repos.push_back(repo_of(doc, segments[0] + "/" + segments[1]));
+    } else if (segments.size() == 4) {
+      if (auto item = item_of(doc, segments[2], segments[3])) {
+        items[segments[0] + "/" + segments[1]].push_back(std::move(*item));
+      }
+    }
+  }
+
+  std::vector<Repo> finish() {
+    std::sort(repos.begin(), repos.end(), [](const Repo& a, const Repo& b) { return a.name < b.name; });
+    for (auto& repo : repos) {
+      repo.items = std::move(items[repo.name]);
+      std::sort(repo.items.begin(), repo.items.end(),
+                [](const RepoItem& a, const RepoItem& b) { return a.number < b.number; });
+    }
+    return std::move(repos);
+  }
+};
+
+}  // namespace
+
+ResearchCorpus read_research_corpus(const web::VirtualWeb& web) {
+  std::vector<PaperPage> papers;
+  CodePages code;
+  for (const auto& url : web.known_urls()) {
+    const auto parsed = parse_http_url(url);
+    if (!parsed || (parsed->host != kPapersHost && parsed->host != kCodeHost)) continue;
+    const auto doc = read_document(web, url);
+    if (!doc) continue;
+    if (parsed->host == kCodeHost) {
+      code.read(*doc, path_segments(parsed->path));
+    } else if (auto paper = paper_of(*doc, url)) {
+      papers.push_back(std::move(*paper));
+    }
+  }
+  return {resolve_references(std::move(papers)), code.finish()};
 }
 
 }  // namespace webdata::mock::search

@@ -4,9 +4,17 @@
 #include <string>
 #include <vector>
 
-// The bundled research corpus: papers on a papers site (papers.example.test, arXiv-style ids,
-// a citation graph) and repositories on a GitHub-like site (code.example.test: readmes, issues
-// and pull requests). Small, fixed and written for the mock, so its rankings are deterministic.
+// The research corpus: pages of the virtual web, read once into papers and repositories. Papers
+// live on a papers site (papers.example.test/abs/<arXiv id or paper id>: `citation_*` meta tags
+// as real paper sites have them, the abstract, the in-body passages as paragraphs and the
+// references as links); repositories on a GitHub-like site (code.example.test/<owner>/<name>
+// with its description, facts and readme; /issues/<n> and /pull/<n> pages). The bundled web
+// holds a small fixed corpus (mockserver/fixtures/web/), so rankings are deterministic; pages of
+// a user's own web roots on these hosts join it.
+
+namespace webdata::mock::web {
+class VirtualWeb;
+}
 
 namespace webdata::mock::search {
 
@@ -19,8 +27,10 @@ struct Paper {
   std::string authors;  ///< comma-joined
   std::vector<std::string> categories;
   std::string created;  ///< YYYY-MM-DD
+  std::string updated;  ///< YYYY-MM-DD: the last revision, else `created`
   std::vector<std::string> body;        ///< in-body passages, in order
   std::vector<std::string> references;  ///< paper ids it cites
+  std::string url;                      ///< its page
 };
 
 struct RepoItem {
@@ -39,12 +49,21 @@ struct Repo {
   bool archived = false;
   bool fork = false;
   std::vector<std::string> topics;
-  std::string readme;
-  std::vector<RepoItem> items;
+  std::string readme;  ///< markdown
+  std::vector<RepoItem> items;  ///< by number
 };
 
-const std::vector<Paper>& research_papers();
-const std::vector<Repo>& research_repos();
+/// What the corpus sites hold: papers by paper id, repositories by name.
+struct ResearchCorpus {
+  std::vector<Paper> papers;
+  std::vector<Repo> repos;
+};
+
+/// Reads every page the virtual web serves on the corpus hosts (VirtualWeb::known_urls()) and
+/// parses it with the content pipeline. Pages that are neither a paper (no `citation_title`) nor
+/// a repository, issue or pull request page are left out, as are references to papers the
+/// corpus does not hold and issues of repositories it does not hold.
+ResearchCorpus read_research_corpus(const web::VirtualWeb& web);
 
 /// The hosts the corpus lives on.
 inline constexpr const char* kPapersHost = "papers.example.test";

@@ -19,25 +19,26 @@ bool paper_cites(const Paper& from, const std::string& to) {
   return std::find(from.references.begin(), from.references.end(), to) != from.references.end();
 }
 
-/// Links between `seed` and `candidate` in the traversal `mode`.
-int graph_links(const Paper& seed, const Paper& candidate, const std::string& mode) {
+/// Links between `seed` and `candidate` of `papers` in the traversal `mode`.
+int graph_links(const Paper& seed, const Paper& candidate, const std::string& mode,
+                const std::vector<Paper>& papers) {
   const bool citer = paper_cites(candidate, seed.paper_id);
   const bool reference = paper_cites(seed, candidate.paper_id);
   if (mode == "citers") return citer ? 1 : 0;
   if (mode == "references") return reference ? 1 : 0;
   int count = (citer ? 1 : 0) + (reference ? 1 : 0);
   for (const auto& ref : seed.references) count += paper_cites(candidate, ref) ? 1 : 0;
-  for (const auto& other : research_papers()) {
+  for (const auto& other : papers) {
     count += paper_cites(other, seed.paper_id) && paper_cites(other, candidate.paper_id) ? 1 : 0;
   }
   return count;
 }
 
 /// The share of the corpus that cites `paper` (its rank in the citation graph).
-double paper_article_rank(const Paper& paper) {
+double paper_article_rank(const Paper& paper, const std::vector<Paper>& papers) {
   double citers = 0;
-  for (const auto& other : research_papers()) citers += paper_cites(other, paper.paper_id) ? 1 : 0;
-  return citers / double(research_papers().size());
+  for (const auto& other : papers) citers += paper_cites(other, paper.paper_id) ? 1 : 0;
+  return citers / double(papers.size());
 }
 
 struct SimilarCandidate {
@@ -46,15 +47,17 @@ struct SimilarCandidate {
   int seeds = 0;
 };
 
-std::vector<SimilarCandidate> similar_candidates(const std::vector<const Paper*>& seeds, const std::string& mode) {
+std::vector<SimilarCandidate> similar_candidates(const std::vector<const Paper*>& seeds,
+                                                const std::string& mode,
+                                                const std::vector<Paper>& papers) {
   std::vector<SimilarCandidate> out;
-  for (const auto& paper : research_papers()) {
+  for (const auto& paper : papers) {
     const bool is_seed = std::any_of(seeds.begin(), seeds.end(),
                                      [&](const Paper* s) { return s->paper_id == paper.paper_id; });
     if (is_seed) continue;
     SimilarCandidate candidate{&paper, 0, 0};
     for (const Paper* seed : seeds) {
-      const int count = graph_links(*seed, paper, mode);
+      const int count = graph_links(*seed, paper, mode, papers);
       candidate.structural += count;
       candidate.seeds += count > 0 ? 1 : 0;
     }
@@ -75,10 +78,10 @@ std::optional<json> ResearchService::similar(const std::string& ref,
   }
   const auto terms = ranking_terms(request.intent);
   std::vector<std::pair<double, json>> scored;
-  for (const auto& c : similar_candidates(seeds, request.mode)) {
-    const std::size_t doc = std::size_t(c.paper - research_papers().data());
+  for (const auto& c : similar_candidates(seeds, request.mode, corpus_.papers)) {
+    const std::size_t doc = std::size_t(c.paper - corpus_.papers.data());
     const double semantic = papers_.bm25(doc, terms);
-    const double rank = paper_article_rank(*c.paper);
+    const double rank = paper_article_rank(*c.paper, corpus_.papers);
     json result = {{"paperId", c.paper->paper_id}, {"title", c.paper->title},
                    {"abstract", c.paper->abstract}};
     result["primaryId"] = c.paper->arxiv.empty() ? "doi:" + c.paper->doi : "arxiv:" + c.paper->arxiv;

@@ -128,6 +128,9 @@ class SearchService {
   /// Drops every built edition; the next search builds again.
   void invalidate();
 
+  /// The web the index reads (the research corpus is read from it too).
+  const web::VirtualWeb& web() const { return web_; }
+
   /// The language a country code, location text or `lang` asks for ("" when unknown or en-US).
   static std::string preferred_language(const SearchRequest& request);
 
