@@ -10,6 +10,34 @@
 
 namespace webdata::mock {
 
+namespace {
+
+/// A monitor's search query over the search service's web results, at most `query.limit`.
+std::vector<jobs::MonitorSearchHit> monitor_search(search::SearchService& service,
+                                                   const jobs::MonitorSearchQuery& query,
+                                                   std::string& error) {
+  search::SearchRequest request;
+  request.query = query.query;
+  request.include_domains = query.include_domains;
+  request.exclude_domains = query.exclude_domains;
+  request.tbs = query.tbs;
+  request.country = "US";
+  search::SearchAnswer answer;
+  if (const auto refused = service.search(request, answer)) {
+    error = refused->field + ": " + refused->message;
+    return {};
+  }
+  std::vector<jobs::MonitorSearchHit> hits;
+  for (const auto& hit : answer.web) {
+    if (static_cast<std::int64_t>(hits.size()) >= query.limit) break;
+    const auto& page = answer.index->page(hit.doc);
+    hits.push_back({page.url, page.title, page.description.empty() ? hit.snippet : page.description});
+  }
+  return hits;
+}
+
+}  // namespace
+
 using nlohmann::json;
 
 http::WebSocketLimits WatcherState::limits() const {
@@ -107,6 +135,9 @@ void Services::route_events() {
                                   const std::string& check_id, const std::string& event,
                                   const json& data) {
     deliver(check_id, monitor_webhook(webhook, nullptr), team_id, event, true, data, std::nullopt);
+  });
+  monitors->set_searcher([this](const jobs::MonitorSearchQuery& query, std::string& error) {
+    return monitor_search(*search, query, error);
   });
   // Webhook events of agent runs, signed as job events are.
   agents->set_event_sink([this](const search::AgentJob& job, const std::string& event, bool success,

@@ -27,42 +27,6 @@ std::vector<requests::MonitorTarget> with_ids(std::vector<requests::MonitorTarge
   return targets;
 }
 
-/// The options every page of a target is scraped with: the target's, markdown always among the
-/// formats (change tracking compares markdown), fresh from the page.
-requests::ScrapeOptions page_options(const requests::MonitorTarget& target) {
-  requests::ScrapeOptions options =
-      target.scrape_options.value_or(requests::ScrapeOptions::defaults(requests::Version::v2));
-  options.version = requests::Version::v2;
-  options.max_age = 0;  // a check reads the page as it is now, never the cache's copy
-  if (options.format("markdown") == nullptr) {
-    requests::Format markdown;
-    markdown.type = "markdown";
-    options.formats.push_back(markdown);
-  }
-  return options;
-}
-
-std::string markdown_in(const json& document) {
-  const auto it = document.find("markdown");
-  return it != document.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-std::string page_key(const std::string& target_id, const std::string& url) {
-  return target_id + " " + url;
-}
-
-std::vector<std::string> site_pages(const std::string& start, const std::vector<std::string>& links) {
-  std::vector<std::string> pages{start};
-  const auto origin = parse_http_url(start);
-  for (const auto& link : links) {
-    if (pages.size() >= kMonitorCrawlPages) break;
-    const auto parsed = parse_http_url(link);
-    if (!parsed || !origin || parsed->host != origin->host) continue;
-    const std::string page = parsed->str();
-    if (std::find(pages.begin(), pages.end(), page) == pages.end()) pages.push_back(page);
-  }
-  return pages;
-}
 
 }  // namespace
 
@@ -253,10 +217,7 @@ std::shared_ptr<MonitorCheck> MonitorEngine::queue_check(Monitor& monitor, const
 
 std::int64_t MonitorEngine::pages_per_check(const Monitor& monitor) const {
   std::int64_t pages = 0;
-  for (const auto& target : monitor.targets) {
-    if (target.type == "scrape" && target.urls) pages += static_cast<std::int64_t>(target.urls->size());
-    if (target.type == "crawl") pages += static_cast<std::int64_t>(kMonitorCrawlPages);
-  }
+  for (const auto& target : monitor.targets) pages += monitor_target_pages(target);
   return pages;
 }
 
@@ -287,67 +248,6 @@ void MonitorEngine::run(MonitorCheck& check) {
   finish(monitor, check, std::move(pages), std::move(results), credits, team != nullptr);
 }
 
-json MonitorEngine::run_target(const Monitor& monitor, const requests::MonitorTarget& target,
-                               const Team& team, std::vector<MonitorPage>& pages,
-                               std::int64_t& credits) {
-  json result = {{"targetId", *target.id}, {"type", target.type}};
-  if (target.type == "search") {
-    // Search targets need a model to judge results: the mock reports them as not run.
-    result.update({{"searchCompleted", false}, {"resultCount", 0}, {"matches", 0},
-                   {"judgeDegraded", true},
-                   {"degradedReason", "the mock does not run search targets"}});
-    return result;
-  }
-  const auto options = page_options(target);
-  std::vector<std::string> urls = target.type == "crawl" ? std::vector<std::string>{target.url.value_or("")}
-                                                         : target.urls.value_or(std::vector<std::string>{});
-  json jobs = json::array();
-  for (std::size_t i = 0; i < urls.size(); ++i) {
-    auto outcome = scraper_.scrape_deferred(options, urls[i], team);
-    if (i == 0 && target.type == "crawl" && !outcome.failure) urls = site_pages(urls[0], outcome.links);
-    credits += outcome.failure ? 0 : outcome.credits;
-    pages.push_back(check_page(monitor, *target.id, urls[i], team, outcome));
-    if (pages.back().current_scrape_id) jobs.push_back(*pages.back().current_scrape_id);
-  }
-  if (target.type == "scrape") result["expectedJobs"] = jobs;
-  return result;
-}
-
-MonitorPage MonitorEngine::check_page(const Monitor& monitor, const std::string& target_id,
-                                      const std::string& url, const Team& team,
-                                      scrape::Outcome& outcome) {
-  MonitorPage page;
-  page.id = uuid4();
-  page.target_id = target_id;
-  page.url = url;
-  page.created_at = clock_.now();
-  if (const auto it = monitor.last_scrape.find(page_key(target_id, url)); it != monitor.last_scrape.end()) {
-    page.previous_scrape_id = it->second;
-  }
-  if (outcome.failure) {
-    page.status = "error";
-    page.error = outcome.failure->message;
-    return page;
-  }
-  page.status_code = outcome.status_code;
-  page.current_scrape_id = scrape::scrape_id_of(outcome.document);
-  scraper_.results().add(*page.current_scrape_id, team.id,
-                         std::make_shared<const std::string>(json_text(outcome.document)), clock_.now());
-  formats::ChangeTrackingInput input;
-  input.team = team.id;
-  input.url = url;
-  input.tag = "monitor:" + monitor.id + ":" + target_id;
-  input.markdown = markdown_in(outcome.document);
-  input.modes = {"git-diff"};
-  input.status_code = outcome.status_code;
-  input.now = clock_.now();
-  const json tracked = scraper_.change_tracker().track(input);
-  const auto status = tracked.find("changeStatus");
-  page.status = status != tracked.end() && status->is_string() ? status->get<std::string>() : "new";
-  if (const auto diff = tracked.find("diff"); diff != tracked.end()) page.diff = *diff;
-  return page;
-}
-
 void MonitorEngine::add_removed(const Monitor& monitor, const MonitorCheck& check,
                                 std::vector<MonitorPage>& pages) const {
   // The check before this one (the monitor keeps them newest first).
@@ -355,10 +255,10 @@ void MonitorEngine::add_removed(const Monitor& monitor, const MonitorCheck& chec
                                  [&](const auto& c) { return c.get() == &check; });
   if (self == monitor.checks.end() || std::next(self) == monitor.checks.end()) return;
   std::set<std::string> seen;
-  for (const auto& page : pages) seen.insert(page_key(page.target_id, page.url));
+  for (const auto& page : pages) seen.insert(monitor_page_key(page.target_id, page.url));
   const auto previous = (*std::next(self))->lock();
   for (const auto& before : previous->pages) {
-    if (before.status == "removed" || seen.count(page_key(before.target_id, before.url)) != 0) continue;
+    if (before.status == "removed" || seen.count(monitor_page_key(before.target_id, before.url)) != 0) continue;
     MonitorPage gone;
     gone.id = uuid4();
     gone.target_id = before.target_id;
@@ -395,7 +295,7 @@ void MonitorEngine::finish(const Monitor& monitor, MonitorCheck& check, std::vec
       stored->last_summary = summary;
       if (stored->current_check_id == check.id) stored->current_check_id.reset();
       for (const auto& page : check.lock()->pages) {
-        if (page.current_scrape_id) stored->last_scrape[page_key(page.target_id, page.url)] = *page.current_scrape_id;
+        if (page.current_scrape_id) stored->last_scrape[monitor_page_key(page.target_id, page.url)] = *page.current_scrape_id;
       }
     }
   }

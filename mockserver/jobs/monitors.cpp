@@ -45,7 +45,7 @@ json MonitorPage::to_json() const {
           {"error", value_or_null(error)},
           {"diff", diff},
           {"snapshot", nullptr},
-          {"judgment", nullptr},
+          {"judgment", judgment},
           {"createdAt", iso8601(created_at)}};
 }
 

@@ -41,6 +41,8 @@ struct MonitorPage {
   std::optional<int> status_code;
   std::optional<std::string> error;
   nlohmann::json diff = nullptr;  ///< {text, json} when changed or removed
+  nlohmann::json judgment = nullptr;  ///< a search result judged against the monitor's goal
+  bool meaningful = false;  ///< the judgment's verdict: the change matters for the goal
   std::chrono::system_clock::time_point created_at;
 
   nlohmann::json to_json() const;
@@ -124,8 +126,40 @@ using MonitorEventSink =
                        const std::string& check_id, const std::string& event,
                        const nlohmann::json& data)>;
 
-/// Pages one crawl target reads: its start page and the pages of its site it links to.
+/// Pages one crawl target reads without a `crawlOptions.limit`.
 constexpr std::size_t kMonitorCrawlPages = 10;
+/// Results one query of a search target keeps without a `maxResults`.
+constexpr std::int64_t kMonitorSearchResults = 10;
+
+/// What identifies a page of a monitor between checks: its target and URL.
+inline std::string monitor_page_key(const std::string& target_id, const std::string& url) {
+  return target_id + " " + url;
+}
+
+/// The pages (scrape, crawl) or results (search) one check of `target` reads at most: what a
+/// check is estimated to cost.
+std::int64_t monitor_target_pages(const requests::MonitorTarget& target);
+
+/// One query of a search target, as the search service takes it.
+struct MonitorSearchQuery {
+  std::string query;
+  std::vector<std::string> include_domains;
+  std::vector<std::string> exclude_domains;
+  std::string tbs;  ///< the target's `searchWindow` as a time filter ("qdr:h")
+  std::int64_t limit = kMonitorSearchResults;
+};
+
+/// One result of a query.
+struct MonitorSearchHit {
+  std::string url;
+  std::string title;
+  std::string description;
+};
+
+/// Runs a search target's query (the search service, wired by app/services.cpp: the jobs layer
+/// does not use the search layer). Sets `error` when the query could not run.
+using MonitorSearcher =
+    std::function<std::vector<MonitorSearchHit>(const MonitorSearchQuery& query, std::string& error)>;
 
 /// The team's monitors and their checks. Thread-safe; checks run on the runner's worker.
 class MonitorEngine {
@@ -136,6 +170,7 @@ class MonitorEngine {
   MonitorEngine& operator=(const MonitorEngine&) = delete;
 
   void set_event_sink(MonitorEventSink sink) { sink_ = std::move(sink); }
+  void set_searcher(MonitorSearcher searcher) { searcher_ = std::move(searcher); }
 
   /// A new monitor of `team` (the schedule already checked).
   nlohmann::json create(const Team& team, const requests::MonitorRequest& request,
@@ -170,6 +205,20 @@ class MonitorEngine {
   nlohmann::json run_target(const Monitor& monitor, const requests::MonitorTarget& target,
                             const Team& team, std::vector<MonitorPage>& pages,
                             std::int64_t& credits);
+  /// A scrape target's pages; a crawl target's start page and the pages in scope it leads to.
+  nlohmann::json run_scrape_target(const Monitor& monitor, const requests::MonitorTarget& target,
+                                   const Team& team, std::vector<MonitorPage>& pages,
+                                   std::int64_t& credits);
+  nlohmann::json run_crawl_target(const Monitor& monitor, const requests::MonitorTarget& target,
+                                  const Team& team, std::vector<MonitorPage>& pages,
+                                  std::int64_t& credits);
+  /// Every query of a search target: each result a page (new, same or changed since the last
+  /// check), judged against the monitor's goal when the judge is on.
+  nlohmann::json run_search_target(const Monitor& monitor, const requests::MonitorTarget& target,
+                                   const Team& team, std::vector<MonitorPage>& pages,
+                                   std::int64_t& credits);
+  MonitorPage search_page(const Monitor& monitor, const std::string& target_id,
+                          const MonitorSearchHit& hit, const Team& team);
   MonitorPage check_page(const Monitor& monitor, const std::string& target_id,
                          const std::string& url, const Team& team, scrape::Outcome& outcome);
   /// Pages of the check before `check` that this one did not see (a link gone, a URL taken
@@ -186,6 +235,7 @@ class MonitorEngine {
   Teams& teams_;
   const Clock& clock_;
   MonitorEventSink sink_;
+  MonitorSearcher searcher_;
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<Monitor>> monitors_;
   JobRunner<MonitorCheck> runner_;

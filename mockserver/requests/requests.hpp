@@ -277,6 +277,32 @@ struct MonitorSchedule {
   std::optional<std::string> timezone;
 };
 
+/// A crawl target's `crawlOptions` (POST /v2/crawl's options without `url`). A check reads the
+/// scope, depth and limit options; the rest are kept and reported back.
+struct MonitorCrawlOptions {
+  std::optional<std::string> prompt;
+  std::optional<std::vector<std::string>> include_paths;
+  std::optional<std::vector<std::string>> exclude_paths;
+  std::optional<std::int64_t> max_discovery_depth;
+  std::optional<std::string> sitemap;
+  std::optional<bool> ignore_query_parameters;
+  std::optional<bool> deduplicate_similar_urls;
+  std::optional<double> limit;
+  std::optional<bool> crawl_entire_domain;
+  std::optional<bool> allow_external_links;
+  std::optional<bool> allow_subdomains;
+  std::optional<bool> ignore_robots_txt;
+  std::optional<std::string> robots_user_agent;
+  std::optional<double> delay;
+  std::optional<std::int64_t> max_concurrency;
+  std::optional<bool> regex_on_full_url;
+  std::optional<bool> zero_data_retention;
+  std::optional<nlohmann::json> webhook;         ///< reported back
+  std::optional<nlohmann::json> scrape_options;  ///< reported back; the target's own are used
+  std::optional<std::string> origin;
+  std::optional<std::string> integration;
+};
+
 /// One target of a monitor: `scrape` (urls), `crawl` (url and the pages it links to) or
 /// `search` (queries).
 struct MonitorTarget {
@@ -284,7 +310,7 @@ struct MonitorTarget {
   std::string type;
   std::optional<std::vector<std::string>> urls;  ///< scrape
   std::optional<std::string> url;                ///< crawl
-  std::optional<nlohmann::json> crawl_options;   ///< crawl: reported back, `limit` read
+  std::optional<MonitorCrawlOptions> crawl_options;  ///< crawl
   std::optional<ScrapeOptions> scrape_options;
   std::optional<std::vector<std::string>> queries;  ///< search
   std::optional<std::string> search_window;

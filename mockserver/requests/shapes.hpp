@@ -252,6 +252,24 @@ struct Shape<MonitorSchedule> {
 };
 
 template <>
+struct Shape<MonitorCrawlOptions> {
+  using C = MonitorCrawlOptions;
+  static constexpr auto fields = std::make_tuple(
+      field("prompt", &C::prompt), field("includePaths", &C::include_paths),
+      field("excludePaths", &C::exclude_paths), field("maxDiscoveryDepth", &C::max_discovery_depth),
+      field("sitemap", &C::sitemap), field("ignoreQueryParameters", &C::ignore_query_parameters),
+      field("deduplicateSimilarURLs", &C::deduplicate_similar_urls), field("limit", &C::limit),
+      field("crawlEntireDomain", &C::crawl_entire_domain),
+      field("allowExternalLinks", &C::allow_external_links),
+      field("allowSubdomains", &C::allow_subdomains), field("ignoreRobotsTxt", &C::ignore_robots_txt),
+      field("robotsUserAgent", &C::robots_user_agent), field("delay", &C::delay),
+      field("maxConcurrency", &C::max_concurrency), field("regexOnFullURL", &C::regex_on_full_url),
+      field("zeroDataRetention", &C::zero_data_retention), field("webhook", &C::webhook),
+      field("scrapeOptions", &C::scrape_options), field("origin", &C::origin),
+      field("integration", &C::integration));
+};
+
+template <>
 struct Shape<MonitorTarget> {
   using M = MonitorTarget;
   static constexpr auto fields = std::make_tuple(

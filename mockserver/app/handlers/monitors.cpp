@@ -2,6 +2,7 @@
 
 #include "app/answers.hpp"
 #include "app/handlers/handlers.hpp"
+#include "jobs/crawl_rules.hpp"
 #include "jobs/monitors.hpp"
 
 // Monitors (docs/reference/monitors.md): POST/GET /v2/monitor, GET/PATCH/DELETE
@@ -45,6 +46,22 @@ std::optional<std::string> missing_field(const requests::MonitorTarget& target) 
   return std::nullopt;
 }
 
+/// 400 naming a crawl target's include or exclude pattern that is not a regular expression.
+std::optional<http::Response> patterns_refusal(const requests::MonitorTarget& target, std::size_t i) {
+  if (!target.crawl_options) return std::nullopt;
+  const auto& o = *target.crawl_options;
+  for (const auto& [key, patterns] : {std::pair<const char*, const std::optional<std::vector<std::string>>&>{
+                                          "includePaths", o.include_paths},
+                                      {"excludePaths", o.exclude_paths}}) {
+    if (!patterns) continue;
+    if (auto bad = jobs::check_patterns(*patterns)) {
+      return field_refusal("targets." + std::to_string(i) + ".crawlOptions." + key,
+                           json::array({"targets", i, "crawlOptions", key}), *bad, "invalid_string");
+    }
+  }
+  return std::nullopt;
+}
+
 /// 400 for a target without its type's field, options the team cannot use, or a webhook that
 /// cannot be delivered to.
 std::optional<http::Response> targets_refusal(Services& s, const Team& team,
@@ -56,6 +73,7 @@ std::optional<http::Response> targets_refusal(Services& s, const Team& team,
       return field_refusal(where, json::array({"targets", i, *field}),
                            "Required for a " + targets[i].type + " target", "invalid_type");
     }
+    if (auto refused = patterns_refusal(targets[i], i)) return refused;
     if (targets[i].scrape_options) {
       if (auto refused = s.check_scrape_options(*targets[i].scrape_options, team)) return refused;
     }

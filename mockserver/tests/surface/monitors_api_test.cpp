@@ -289,3 +289,86 @@ TEST_CASE("monitor: the clock runs due checks and changes send signed webhooks",
   w.advance(180min);
   CHECK(w.api.get("/v2/monitor/" + id + "/checks").body["data"].size() == 2);
 }
+
+TEST_CASE("monitor: crawlOptions decide the scope, depth and limit of a crawl target", "[monitors]") {
+  Watched w;
+  w.page("/", "Home", 200, {"/docs/a", "/docs/b", "/blog/x", "/docs/c"});
+  w.page("/docs/a", "A", 200, {"/docs/a/deep"});
+  w.page("/docs/b", "B");
+  w.page("/docs/c", "C");
+  w.page("/docs/a/deep", "Deep");
+  w.page("/blog/x", "Blog");
+  const json monitor = w.create(
+      {{"name", "Docs"},
+       {"schedule", {{"cron", "0 0 1 1 *"}}},
+       {"targets",
+        {{{"type", "crawl"},
+          {"url", "http://watch.test/"},
+          {"crawlOptions", {{"includePaths", {"^/docs/"}}, {"maxDiscoveryDepth", 1}, {"limit", 3}}}}}}});
+  CHECK(monitor["targets"][0]["crawlOptions"]["limit"] == 3);
+  CHECK(monitor["estimatedCreditsPerMonth"] == 3);  // a yearly schedule: one run in 30 days
+  const auto pages = statuses(w.run(monitor["id"]));
+  // The start page, then the first two in-scope links at depth 1: the limit stops there.
+  CHECK(pages == std::map<std::string, std::string>{{"http://watch.test/", "new"},
+                                                    {"http://watch.test/docs/a", "new"},
+                                                    {"http://watch.test/docs/b", "new"}});
+
+  SECTION("a pattern that is not a regular expression is refused") {
+    const auto r = w.api.post(
+        "/v2/monitor", {{"name", "Bad"},
+                        {"schedule", {{"cron", "0 0 1 1 *"}}},
+                        {"targets",
+                         {{{"type", "crawl"},
+                           {"url", "http://watch.test/"},
+                           {"crawlOptions", {{"excludePaths", {"(unclosed"}}}}}}}});
+    CHECK(r.status == 400);
+    CHECK(r.body["details"][0]["path"] == json::array({"targets", 0, "crawlOptions", "excludePaths"}));
+  }
+  SECTION("an option the crawl does not have is refused by the schema") {
+    const auto r = w.api.post("/v2/monitor", {{"name", "Bad"},
+                                              {"schedule", {{"cron", "0 0 1 1 *"}}},
+                                              {"targets",
+                                               {{{"type", "crawl"},
+                                                 {"url", "http://watch.test/"},
+                                                 {"crawlOptions", {{"depthFirst", true}}}}}}});
+    CHECK(r.status == 400);
+  }
+}
+
+TEST_CASE("monitor: a search target runs its queries and judges results against the goal",
+          "[monitors]") {
+  Watched w;
+  const json target = {{"type", "search"},
+                       {"queries", {"trail kettle"}},
+                       {"includeDomains", {"shop.example.test"}},
+                       {"maxResults", 3}};
+  const json monitor = w.create({{"name", "Kettles"},
+                                 {"schedule", {{"cron", "0 0 1 1 *"}}},
+                                 {"goal", "a trail kettle for camping"},
+                                 {"judgeEnabled", true},
+                                 {"targets", {target}}});
+  const json first = w.run(monitor["id"]);
+  const json result = first["targetResults"][0];
+  CHECK(result["searchCompleted"] == true);
+  CHECK(result["resultCount"].get<int>() >= 1);
+  CHECK(result["resultCount"].get<int>() <= 3);
+  CHECK(result["resultsJudged"] == result["resultCount"]);
+  CHECK(result["searchCredits"] == result["resultCount"]);
+  CHECK(result["matches"].get<int>() >= 1);
+  bool kettle = false;
+  for (const auto& page : first["pages"]) {
+    CHECK(page["status"] == "new");
+    CHECK(page["url"].get<std::string>().find("shop.example.test") != std::string::npos);
+    REQUIRE(page["judgment"].is_object());
+    if (page["url"] == "https://shop.example.test/products/trail-kettle") {
+      kettle = true;
+      CHECK(page["judgment"]["meaningful"] == true);
+    }
+  }
+  CHECK(kettle);
+
+  // Nothing changed: every result is the same, and nothing is a meaningful change.
+  const json second = w.run(monitor["id"]);
+  CHECK(second["summary"]["same"] == second["summary"]["totalPages"]);
+  CHECK(second["targetResults"][0]["matches"] == 0);
+}
