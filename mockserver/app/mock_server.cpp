@@ -18,7 +18,8 @@ MockServer::MockServer(Config config, std::ostream& log) : services_(std::move(c
   // Stub delays and slow pages follow POST /__admin/clock/advance.
   server_->set_clock(services_.clock);
   server_->set_upgrade_handler([this](const http::Request& request) {
-    return handlers::watch_crawl(services_, request);
+    if (auto route = handlers::watch_crawl(services_, request)) return route;
+    return handlers::browser_cdp(services_, request);
   });
   // The health answer never waits: it stays on the I/O thread (the pool hop would be most of
   // its cost). Everything else may block and runs on the worker pool.
@@ -48,7 +49,8 @@ void MockServer::add_routes() {
                          handlers::add_extract_routes, handlers::add_exchange_routes,
                          handlers::add_v1_job_routes, handlers::add_monitor_routes,
                          handlers::add_research_routes, handlers::add_feedback_routes,
-                         handlers::add_support_routes, handlers::add_browser_routes}) {
+                         handlers::add_support_routes, handlers::add_browser_routes,
+                         handlers::add_browser_view_routes}) {
     add(api_routes_, services_);
   }
   handlers::add_admin_routes(admin_router_, services_, api_routes_);

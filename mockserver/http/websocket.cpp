@@ -73,8 +73,8 @@ class WebSocketSessionOn : public WebSocketSession,
       res.set(bhttp::field::server, "webdata-mock");
       if (!protocol.empty()) res.set(bhttp::field::sec_websocket_protocol, protocol);
     }));
-    // Clients of these routes only listen: a large message from one is a mistake or an attack.
-    ws_.read_message_max(64 * 1024);
+    // Most clients only listen: a large message from one is a mistake or an attack.
+    ws_.read_message_max(route_.max_message_bytes);
     ws_.async_accept(request_,
                      beast::bind_front_handler(&WebSocketSessionOn::on_accept, shared_from_this()));
   }
@@ -132,8 +132,19 @@ class WebSocketSessionOn : public WebSocketSession,
     if (ec) {
       return finish(ec == websocket::error::closed ? "closed" : "ended: " + ec.message(), true);
     }
-    read_buffer_.consume(read_buffer_.size());  // what a client says is not used
+    if (route_.on_message) deliver(beast::buffers_to_string(read_buffer_.data()));
+    read_buffer_.consume(read_buffer_.size());
     read();
+  }
+
+  void deliver(const std::string& message) {
+    try {
+      route_.on_message(shared_from_this(), message);
+    } catch (const std::exception& e) {
+      close(1011, std::string("internal error: ") + e.what());
+    } catch (...) {
+      close(1011, "internal error");
+    }
   }
 
   // Called with mutex_ held.

@@ -61,6 +61,12 @@ struct WebSocketRoute {
   /// Runs once on a server thread after the handshake. Keep the pointer (or a weak one) to send
   /// later; the connection lives until it is closed by either side.
   std::function<void(const std::shared_ptr<WebSocketConnection>&)> on_open;
+  /// Runs on a server thread for each text message the peer sends, in order; empty: messages
+  /// are read and dropped. An exception closes the connection with 1011. Keep it short: it runs
+  /// on the connection's I/O thread.
+  std::function<void(const std::shared_ptr<WebSocketConnection>&, const std::string&)> on_message;
+  /// The largest message the peer may send; a larger one closes the connection (1009).
+  std::size_t max_message_bytes = 64 * 1024;
   /// Runs exactly once when the connection is over (closed by either side, failed, dropped for
   /// being slow, or the server stopped), also when the handshake failed and `on_open` never ran.
   /// No lock of the connection is held, so it may unsubscribe from whatever feeds it.

@@ -60,10 +60,16 @@ void BrowserSessions::expire_locked(system_clock::time_point now) {
 
 std::optional<BrowserSession> BrowserSessions::find(const std::string& id,
                                                     const std::string& team_id) {
+  auto session = find_by_id(id);
+  if (session && session->team_id != team_id) return std::nullopt;
+  return session;
+}
+
+std::optional<BrowserSession> BrowserSessions::find_by_id(const std::string& id) {
   const std::lock_guard<std::mutex> lock(mutex_);
   expire_locked(clock_.now());
   const auto it = sessions_.find(id);
-  if (it == sessions_.end() || it->second.team_id != team_id) return std::nullopt;
+  if (it == sessions_.end()) return std::nullopt;
   return it->second;
 }
 

@@ -69,6 +69,9 @@ class BrowserSessions {
                         std::chrono::seconds activity_ttl, bool stream_web_view);
   /// The session `id` of `team_id` (ended ones too: `destroyed`); nullopt for another team's.
   std::optional<BrowserSession> find(const std::string& id, const std::string& team_id);
+  /// The session `id` whatever its team: for the session's own URLs (live view, CDP), whose
+  /// unguessable id is the credential.
+  std::optional<BrowserSession> find_by_id(const std::string& id);
   /// The team's browser sessions (not the interactive ones), newest first; `status` filters.
   std::vector<BrowserSession> list(const std::string& team_id, const std::string& status);
   enum class Ran { ok, not_found, ended };

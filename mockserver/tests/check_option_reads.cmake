@@ -11,6 +11,7 @@ cmake_minimum_required(VERSION 3.25)
 
 set(justified
   "app/handlers/admin.cpp|22|the admin API's own bodies (settings, credits, clock), which no request schema describes"
+  "app/handlers/browser_view.cpp|3|CDP messages over a browser session's WebSocket (JSON-RPC id, method, params, sessionId), which no request schema describes"
   "app/handlers/admin_mappings.cpp|11|WireMock stub mappings, which no request schema describes"
   "jobs/extract_jobs.cpp|8|the JSON Schema an extract carries (to merge the pages' answers) and the scraped documents"
   "jobs/site_map.cpp|3|a scraped page's metadata (its description)"

@@ -1,6 +1,6 @@
 #pragma once
 
-// WebSocket clients for tests of the crawl watcher, on Boost.Beast (independent of the SDK's
+// WebSocket clients for tests of the crawl watcher and the browser's CDP URL, on Boost.Beast (independent of the SDK's
 // own client, so each checks the other). Single-threaded; every wait is bounded.
 #include <chrono>
 #include <optional>
@@ -56,6 +56,14 @@ class BasicWsClient {
       return std::nullopt;
     }
     return beast::buffers_to_string(buffer.data());
+  }
+
+  /// Sends one text message; the error text, or empty.
+  std::string send(const std::string& text) {
+    boost::beast::error_code ec;
+    ws_.text(true);
+    ws_.write(boost::asio::buffer(text), ec);
+    return ec ? "write: " + ec.message() : "";
   }
 
   /// Reads every message until the connection ends or `timeout` passes in one wait.

@@ -51,6 +51,12 @@ void add_support_routes(ApiRoutes& routes, Services& s);
 /// POST/DELETE /v2/scrape/{id}/interact (handlers/browser.cpp).
 void add_browser_routes(ApiRoutes& routes, Services& s);
 
+/// GET /browser/live/{id} and GET /browser/cdp/{id} (a plain GET of the WebSocket URL): a
+/// browser session's own URLs, without an API key (handlers/browser_view.cpp).
+void add_browser_view_routes(ApiRoutes& routes, Services& s);
+/// The CDP WebSocket of a live browser session (`/browser/cdp/{id}` upgrade requests);
+/// nullopt for any other upgrade request.
+std::optional<http::WebSocketRoute> browser_cdp(Services& s, const http::Request& request);
 /// GET /exchange/discover (handlers/exchange.cpp): the mock's teams have no Exchange (Alexandria
 /// tool catalogue), so it answers as the service does for such a team.
 void add_exchange_routes(ApiRoutes& routes, Services& s);

@@ -8,6 +8,7 @@
 #include "mock_fixture.hpp"
 #include "stub_mapping.hpp"
 #include "webdata/contract/schemas.hpp"
+#include "../ws_client.hpp"
 
 using webdata::testing::ApiClient;
 using webdata::testing::page_stub;
@@ -174,4 +175,61 @@ TEST_CASE_METHOD(Browsers, "interact acts on the page of an earlier scrape", "[b
   CHECK(alpha.post("/v2/scrape/00000000-0000-4000-8000-000000000000/interact",
                    {{"prompt", "scroll"}})
             .status == 404);
+}
+
+TEST_CASE_METHOD(Browsers, "a session's live view and CDP WebSocket act on its page",
+                 "[browser][cdp]") {
+  const auto created = alpha.post("/v2/browser", json::object());
+  REQUIRE(created.status == 200);
+  const std::string id = created.body["id"];
+  const std::string live = created.body["liveViewUrl"];
+  const std::string cdp = created.body["cdpUrl"];
+  REQUIRE(live == mock.url("/browser/live/" + id));
+  REQUIRE(cdp.rfind("ws://", 0) == 0);
+  const std::string cdp_path = "/browser/cdp/" + id;
+  REQUIRE(cdp.size() > cdp_path.size());
+  CHECK(cdp.substr(cdp.size() - cdp_path.size()) == cdp_path);
+  execute(id, "open http://site.test/");
+
+  // The live view is the page the session is on, without an API key.
+  ApiClient anonymous{mock.url(), ""};
+  auto view = anonymous.get("/browser/live/" + id);
+  CHECK(view.status == 200);
+  CHECK(view.text.find("<h1>Welcome</h1>") != std::string::npos);
+  CHECK(anonymous.get(cdp_path).status == 426);  // a plain GET of the WebSocket URL
+
+  webdata::testing::WsClient ws(mock.server().port());
+  REQUIRE(ws.open(cdp_path, {}).empty());
+  const auto call = [&](json message) {
+    REQUIRE(ws.send(message.dump()).empty());
+    const auto reply = ws.next(std::chrono::seconds(10));
+    REQUIRE(reply);
+    return json::parse(*reply);
+  };
+  json reply = call({{"id", 1}, {"method", "Runtime.evaluate"}, {"params", {{"expression", "document.title"}}}});
+  CHECK(reply["id"] == 1);
+  CHECK(reply["result"]["result"] == json({{"type", "string"}, {"value", "Home"}}));
+  reply = call({{"id", 2}, {"method", "Page.navigate"}, {"params", {{"url", "http://site.test/about"}}}});
+  CHECK(reply["result"]["frameId"] == id);
+  // The session and its live view followed the navigation.
+  CHECK(execute(id, "get url")["result"] == "http://site.test/about");
+  CHECK(anonymous.get("/browser/live/" + id).text.find("Founded 1890.") != std::string::npos);
+  reply = call({{"id", 3}, {"method", "Target.getTargets"}});
+  CHECK(reply["result"]["targetInfos"][0]["url"] == "http://site.test/about");
+  reply = call({{"id", 4}, {"method", "DOM.getDocument"}});
+  CHECK(reply["error"]["code"] == -32601);
+  reply = call({{"id", 5}, {"method", "Runtime.evaluate"}, {"params", json::object()}});
+  CHECK(reply["error"]["code"] == -32602);
+  REQUIRE(ws.send("not json").empty());
+  const auto bad = ws.next(std::chrono::seconds(10));
+  REQUIRE(bad);
+  CHECK(json::parse(*bad)["error"]["code"] == -32700);
+  ws.close();
+
+  // An ended session: its URLs answer 410, an unknown id 404, and the WebSocket is refused.
+  REQUIRE(alpha.del("/v2/browser/" + id).status == 200);
+  CHECK(anonymous.get("/browser/live/" + id).status == 410);
+  CHECK(anonymous.get("/browser/live/00000000-0000-4000-8000-000000000000").status == 404);
+  webdata::testing::WsClient refused(mock.server().port());
+  CHECK_FALSE(refused.open(cdp_path, {}).empty());
 }
