@@ -236,6 +236,11 @@ std::vector<CommandSpec> service_commands() {
        {{"question", ""}, {"limit", "at most N passages (1..50, default 4)"}}},
       {"related", "ID [ANCHOR...]", "papers related to ID through the citation graph",
        "", {{"intent", ""}, {"limit", "at most N papers (1..500, default 40)"}}},
+      {"github", "QUERY...", "search the research index's GitHub slice (readmes, issues, PRs)",
+       "Repository readmes, issues and pull requests ranked by relevance\n"
+       "(GET /v2/search/research/github). The service deprecates it for 'webdata developer';\n"
+       "its warning is shown on stderr.",
+       {{"limit", "at most N results (1..100, default 20)"}}},
       {"developer", "QUERY...", "search repositories and developer documentation",
        "", {{"limit", "at most N results (1..100, default 10)"}}},
       {"feedback", "ENDPOINT ID", "feedback on a scrape, parse, map or search job",

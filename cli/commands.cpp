@@ -1425,26 +1425,12 @@ Result<Monitor> monitor_update(const Client& client, const Args& a, const std::s
   return client.update_monitor(id, req);
 }
 
-/// `monitor run ID --wait`: the check, polled until it ends.
+/// `monitor run ID --wait`: the check once it has ended, with its pages (the SDK's wait, on
+/// --poll-interval and within --max-wait).
 Result<MonitorCheck> monitor_run(Context& c, const Client& client, const std::string& id) {
   auto check = client.run_monitor(id);
   if (!check.ok() || !c.args.flag("wait")) return check;
-  const auto until = std::chrono::steady_clock::now() +
-                     c.polling.max_wait.value_or(std::chrono::milliseconds(600000));
-  // The run's answer has no pages, even when the check already ended: read the check itself.
-  const std::string check_id = check->id;
-  check = client.monitor_check(id, check_id);
-  while (check.ok() && !check->finished()) {
-    if (std::chrono::steady_clock::now() > until) {
-      Error timeout;
-      timeout.kind = ErrorKind::kTimeout;
-      timeout.message = "the check did not end in --max-wait";
-      return timeout;
-    }
-    std::this_thread::sleep_for(c.polling.interval);
-    check = client.monitor_check(id, check_id);
-  }
-  return check;
+  return client.wait_monitor_check(id, check->id, c.polling);
 }
 
 int cmd_monitor(Context& c) {
@@ -1488,13 +1474,75 @@ int cmd_monitor(Context& c) {
   return kOk;
 }
 
-// ---- papers, paper, related, developer, feedback, doctor: research, developer search,
-// feedback and support ask (text output; the SDK's typed answers).
+// ---- papers, paper, related, github, developer, feedback, doctor: research, developer search,
+// feedback and support ask (the SDK's typed answers; --json writes them back with the wire's keys).
 
 std::string joined_words(const std::vector<std::string>& words, std::size_t from) {
   std::string out;
   for (std::size_t i = from; i < words.size(); ++i) out += (out.empty() ? "" : " ") + words[i];
   return out;
+}
+
+/// `{"success": true, ...}`: the start of every research answer's JSON.
+JsonObject answer_object() {
+  JsonObject out;
+  out.add("success", Json::boolean(true));
+  return out;
+}
+
+Json ids_json(const std::map<std::string, std::vector<std::string>>& ids) {
+  JsonObject out;
+  for (const auto& [kind, values] : ids) out.add(kind, json_strings(values));
+  return out.done();
+}
+
+Json signals_json(const PaperSignals& s) {
+  return JsonObject()
+      .add("structural", Json::number(s.structural))
+      .add("semantic", Json::number(s.semantic))
+      .add("articleRank", Json::number(s.article_rank))
+      .add("seedOverlap", Json::number(s.seed_overlap))
+      .done();
+}
+
+Json papers_json(const std::vector<PaperResult>& papers) {
+  std::vector<Json> items;
+  for (const auto& p : papers) {
+    JsonObject item;
+    item.add("paperId", p.paper_id)
+        .add("primaryId", p.primary_id)
+        .add("ids", ids_json(p.ids))
+        .add("title", p.title)
+        .add("abstract", p.abstract)
+        .add("score", Json::number(p.score));
+    if (p.signals) item.add("signals", signals_json(*p.signals));
+    items.push_back(item.done());
+  }
+  return json_array(items);
+}
+
+Json paper_json(const Paper& p) {
+  const PaperMetadata& m = p.paper;
+  JsonObject paper;
+  paper.add("paperId", m.paper_id)
+      .add("ids", ids_json(m.ids))
+      .add("title", m.title)
+      .add("abstract", m.abstract)
+      .maybe("authors", m.authors)
+      .add("categories", json_strings(m.categories))
+      .maybe("createdDate", m.created_date)
+      .maybe("updateDate", m.update_date);
+  JsonObject out = answer_object();
+  out.add("paper", paper.done()).maybe("query", p.query);
+  if (p.query || !p.passages.empty()) {
+    std::vector<Json> passages;
+    for (const auto& passage : p.passages) {
+      passages.push_back(
+          JsonObject().add("text", passage.text).add("score", Json::number(passage.score)).done());
+    }
+    out.add("passages", json_array(passages));
+  }
+  return out.done();
 }
 
 void print_papers(Context& c, const std::vector<PaperResult>& papers) {
@@ -1511,6 +1559,10 @@ int cmd_papers(Context& c) {
   if (auto k = c.args.integer("limit", 1, 500)) req.k = *k;
   auto res = Client(c.client_options).search_papers(req);
   if (!res.ok()) return fail(c, res.error());
+  if (c.json) {
+    print_json(c, answer_object().add("results", papers_json(res->results)).done());
+    return kOk;
+  }
   print_papers(c, res->results);
   return kOk;
 }
@@ -1523,6 +1575,10 @@ int cmd_paper(Context& c) {
   auto res = question ? client.read_paper(id, *question, c.args.integer("limit", 1, 50))
                       : client.get_paper(id);
   if (!res.ok()) return fail(c, res.error());
+  if (c.json) {
+    print_json(c, paper_json(*res));
+    return kOk;
+  }
   c.out << "# " << res->paper.title << "\n\n";
   if (res->paper.authors) c.out << *res->paper.authors << "\n\n";
   c.out << res->paper.abstract << "\n";
@@ -1542,9 +1598,80 @@ int cmd_related(Context& c) {
   for (std::size_t i = 1; i < c.args.positional.size(); ++i) req.anchor.push_back(c.args.positional[i]);
   auto res = Client(c.client_options).similar_papers(c.args.positional.front(), req);
   if (!res.ok()) return fail(c, res.error());
+  if (c.json) {
+    print_json(c, answer_object()
+                      .add("results", papers_json(res->results))
+                      .add("poolSize", res->pool_size)
+                      .add("truncated", Json::boolean(res->truncated))
+                      .maybe("note", res->note)
+                      .done());
+    return kOk;
+  }
   print_papers(c, res->results);
   if (res->note) note(c, *res->note);
   return kOk;
+}
+
+Json github_json(const GithubSearch& g) {
+  std::vector<Json> items;
+  for (const auto& i : g.results) {
+    items.push_back(JsonObject()
+                        .maybe("resultType", i.result_type)
+                        .add("repo", i.repo)
+                        .add("url", i.url)
+                        .maybe("pageType", i.page_type)
+                        .maybe("number", i.number)
+                        .add("snippet", i.snippet)
+                        .maybe("contentMd", i.content_md)
+                        .done());
+  }
+  JsonObject out = answer_object();
+  out.add("results", json_array(items));
+  if (!g.warnings.empty()) out.add("warnings", json_strings(g.warnings));
+  return out.maybe("replacement", g.replacement).done();
+}
+
+/// "issue #12", "pull #3", "readme": what a GitHub result is, for its heading.
+std::string github_kind(const GithubSearchItem& i) {
+  if (i.page_type) return *i.page_type + (i.number ? " #" + std::to_string(*i.number) : "");
+  if (i.result_type == "repo_readme") return "readme";
+  return i.result_type.value_or("");
+}
+
+int cmd_github(Context& c) {
+  if (c.args.positional.empty()) throw UsageError("'github' needs a query");
+  auto res = Client(c.client_options)
+                 .search_github(joined_words(c.args.positional, 0), c.args.integer("limit", 1, 100));
+  if (!res.ok()) return fail(c, res.error());
+  for (const auto& w : res->warnings) note(c, "warning: " + w);
+  if (res->replacement) note(c, "the service's replacement: " + *res->replacement + " ('webdata developer')");
+  if (c.json) {
+    print_json(c, github_json(*res));
+    return kOk;
+  }
+  for (const auto& i : res->results) {
+    c.out << "## " << i.repo << " " << github_kind(i) << "\n" << i.url << "\n" << i.snippet << "\n\n";
+  }
+  return kOk;
+}
+
+Json developer_json(const DeveloperSearch& d) {
+  std::vector<Json> items;
+  for (const auto& r : d.results) {
+    std::vector<Json> passages;
+    for (const auto& p : r.passages) {
+      passages.push_back(JsonObject().add("text", p.text).maybe("citation_url", p.citation_url).done());
+    }
+    JsonObject item;
+    item.add("id", r.id).add("url", r.url).maybe("title", r.title).add("passages", json_array(passages));
+    if (r.license_state) {
+      item.add("license", JsonObject().add("state", *r.license_state).maybe("spdx_id", r.license_spdx).done());
+    } else {
+      item.maybe("license", r.license_spdx);  // the older form: the SPDX id alone
+    }
+    items.push_back(item.done());
+  }
+  return answer_object().add("results", json_array(items)).done();
 }
 
 int cmd_developer(Context& c) {
@@ -1554,6 +1681,10 @@ int cmd_developer(Context& c) {
   req.k = c.args.integer("limit", 1, 100);
   auto res = Client(c.client_options).developer_search(req);
   if (!res.ok()) return fail(c, res.error());
+  if (c.json) {
+    print_json(c, developer_json(*res));
+    return kOk;
+  }
   for (const auto& r : res->results) {
     c.out << "## " << r.id << " " << r.title.value_or("") << "\n" << r.url << "\n";
     for (const auto& p : r.passages) c.out << p.text << "\n";
@@ -1573,9 +1704,30 @@ int cmd_feedback(Context& c) {
   req.note = c.args.value("note");
   auto res = Client(c.client_options).feedback(req);
   if (!res.ok()) return fail(c, res.error());
+  if (c.json) {
+    print_json(c, answer_object()
+                      .add("feedbackId", res->feedback_id)
+                      .add("creditsRefunded", res->credits_refunded)
+                      .add("alreadySubmitted", Json::boolean(res->already_submitted))
+                      .maybe("warning", res->warning)
+                      .done());
+    return kOk;
+  }
   c.out << "feedback " << res->feedback_id << (res->already_submitted ? " (already submitted)" : "")
         << "\n";
   return kOk;
+}
+
+Json support_json(const SupportAnswer& a) {
+  std::vector<Json> sources;
+  for (const auto& url : a.sources) sources.push_back(JsonObject().add("url", url).done());
+  return answer_object()
+      .add("answer", a.answer)
+      .maybe("jobId", a.job_id)
+      .maybe("jobType", a.job_type)
+      .maybe("status", a.status)
+      .add("sources", json_array(sources))
+      .done();
 }
 
 int cmd_doctor(Context& c) {
@@ -1583,6 +1735,10 @@ int cmd_doctor(Context& c) {
   const std::string question = c.args.value("question").value_or("why did this run fail?");
   auto res = Client(c.client_options).support_ask(question, c.args.positional.front());
   if (!res.ok()) return fail(c, res.error());
+  if (c.json) {
+    print_json(c, support_json(*res));
+    return kOk;
+  }
   c.out << res->answer << "\n";
   return kOk;
 }
@@ -1783,7 +1939,8 @@ const std::map<std::string, Command>& command_table() {
       {"usage", cmd_usage},           {"queue", cmd_queue},
       {"crawl-preview", cmd_crawl_preview}, {"monitor", cmd_monitor},
       {"papers", cmd_papers},         {"paper", cmd_paper},
-      {"related", cmd_related},       {"developer", cmd_developer},
+      {"related", cmd_related},       {"github", cmd_github},
+      {"developer", cmd_developer},
       {"feedback", cmd_feedback},     {"doctor", cmd_doctor},
       {"deep-research", cmd_deep_research}, {"llmstxt", cmd_llmstxt},
       {"browser", cmd_browser},       {"interact", cmd_interact},

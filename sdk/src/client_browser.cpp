@@ -1,76 +1,53 @@
 // Browser sessions and interact (webdata/browser.hpp; docs/reference/browser.md).
 #include "client_core.hpp"
-#include "codec.hpp"
 #include "webdata/client.hpp"
 
 namespace webdata {
 namespace detail {
+
+void fields(Reader& io, BrowserSession& s) {
+  io("id", s.id);
+  io("status", s.status);
+  io("cdpUrl", s.cdp_url);
+  io("liveViewUrl", s.live_view_url);
+  io("interactiveLiveViewUrl", s.interactive_live_view_url);
+  io("expiresAt", s.expires_at);
+  io("streamWebView", s.stream_web_view);
+  io("createdAt", s.created_at);
+  io("lastActivity", s.last_activity);
+  io.extras(s.extras);
+}
+
+void fields(Reader& io, BrowserRun& r) {
+  io("stdout", r.stdout_text);
+  io("result", r.result);
+  io("stderr", r.stderr_text);
+  io("output", r.output);
+  io("exitCode", r.exit_code);
+  io("killed", r.killed);
+  io("error", r.error);
+  io.extras(r.extras);
+}
+
+void fields(Reader& io, BrowserEnded& e) {
+  io("status", e.status);
+  io("sessionDurationMs", e.session_duration_ms);
+  io("creditsBilled", e.credits_billed);
+  io.extras(e.extras);
+}
+
+WEBDATA_ANSWER_CODEC(BrowserSession)
+WEBDATA_ANSWER_CODEC(BrowserRun)
+WEBDATA_ANSWER_CODEC(BrowserEnded)
+
 namespace {
 
-Call browser_call(const char* method, std::string target, const json* body = nullptr) {
-  Call call;
-  call.method = method;
-  call.target = std::move(target);
-  if (body != nullptr) call.body = dump(*body);
-  return call;
+std::string browser_path(const std::string& id, const char* tail = "") {
+  return "/v2/browser/" + escape_segment(id) + tail;
 }
 
-void read_session(const json& j, BrowserSession& out, const Path& root) {
-  Reader r(j, root);
-  r.skip("success");
-  r("id", out.id);
-  r("status", out.status);
-  r("cdpUrl", out.cdp_url);
-  r("liveViewUrl", out.live_view_url);
-  r("interactiveLiveViewUrl", out.interactive_live_view_url);
-  r("expiresAt", out.expires_at);
-  r("streamWebView", out.stream_web_view);
-  r("createdAt", out.created_at);
-  r("lastActivity", out.last_activity);
-  r.rest(out.extras);
-}
-
-BrowserSession decode_session(const json& j) {
-  BrowserSession out;
-  const Path root = Path{}.collecting(out.diagnostics);
-  read_session(j, out, root);
-  return out;
-}
-
-std::vector<BrowserSession> decode_sessions(const json& j) {
-  std::vector<BrowserSession> out;
-  const auto found = j.find("sessions");
-  if (found == j.end() || !found->is_array()) return out;
-  for (const auto& item : *found) out.push_back(decode_session(item));
-  return out;
-}
-
-BrowserRun decode_run(const json& j) {
-  BrowserRun out;
-  const Path root = Path{}.collecting(out.diagnostics);
-  Reader r(j, root);
-  r.skip("success");
-  r("stdout", out.stdout_text);
-  r("result", out.result);
-  r("stderr", out.stderr_text);
-  r("output", out.output);
-  r("exitCode", out.exit_code);
-  r("killed", out.killed);
-  r("error", out.error);
-  r.rest(out.extras);
-  return out;
-}
-
-BrowserEnded decode_ended(const json& j) {
-  BrowserEnded out;
-  const Path root = Path{}.collecting(out.diagnostics);
-  Reader r(j, root);
-  r.skip("success");
-  r("status", out.status);
-  r("sessionDurationMs", out.session_duration_ms);
-  r("creditsBilled", out.credits_billed);
-  r.rest(out.extras);
-  return out;
+std::string interact_path(const std::string& scrape_id) {
+  return "/v2/scrape/" + escape_segment(scrape_id) + "/interact";
 }
 
 }  // namespace
@@ -84,17 +61,16 @@ Result<BrowserSession> Client::create_browser(const BrowserRequest& request,
   if (request.stream_web_view) body["streamWebView"] = *request.stream_web_view;
   if (request.origin) body["origin"] = *request.origin;
   if (request.integration) body["integration"] = *request.integration;
-  return detail::call_and_decode<BrowserSession>(
-      *core_, detail::browser_call("POST", "/v2/browser", &body), options, "browser session",
-      detail::decode_session);
+  return detail::call_for<BrowserSession>(*core_, detail::post("/v2/browser", body), options,
+                                          "browser session");
 }
 
 Result<std::vector<BrowserSession>> Client::list_browsers(const std::string& status,
                                                           const CallOptions& options) const {
-  const std::string target = status.empty() ? "/v2/browser" : "/v2/browser?status=" + status;
-  return detail::call_and_decode<std::vector<BrowserSession>>(
-      *core_, detail::browser_call("GET", target), options, "browser sessions",
-      detail::decode_sessions);
+  detail::Query q("/v2/browser");
+  if (!status.empty()) q.add("status", status);
+  return detail::call_for_member<std::vector<BrowserSession>>(
+      *core_, detail::get(q.target()), options, "browser sessions", "sessions");
 }
 
 Result<BrowserRun> Client::browser_execute(const std::string& id,
@@ -102,18 +78,15 @@ Result<BrowserRun> Client::browser_execute(const std::string& id,
                                            const CallOptions& options) const {
   detail::json body = {{"code", request.code}, {"language", request.language}};
   if (request.timeout) body["timeout"] = *request.timeout;
-  return detail::call_and_decode<BrowserRun>(
-      *core_,
-      detail::browser_call("POST", "/v2/browser/" + detail::escape_segment(id) + "/execute",
-                           &body),
-      options, "browser execute", detail::decode_run);
+  return detail::call_for<BrowserRun>(
+      *core_, detail::post(detail::browser_path(id, "/execute"), body), options,
+      "browser execute");
 }
 
 Result<BrowserEnded> Client::delete_browser(const std::string& id,
                                             const CallOptions& options) const {
-  return detail::call_and_decode<BrowserEnded>(
-      *core_, detail::browser_call("DELETE", "/v2/browser/" + detail::escape_segment(id)),
-      options, "browser delete", detail::decode_ended);
+  return detail::call_for<BrowserEnded>(
+      *core_, detail::json_call("DELETE", detail::browser_path(id)), options, "browser delete");
 }
 
 Result<BrowserRun> Client::interact(const std::string& scrape_id, const InteractRequest& request,
@@ -122,20 +95,15 @@ Result<BrowserRun> Client::interact(const std::string& scrape_id, const Interact
   if (request.code) body["code"] = *request.code;
   if (request.prompt) body["prompt"] = *request.prompt;
   if (request.timeout) body["timeout"] = *request.timeout;
-  return detail::call_and_decode<BrowserRun>(
-      *core_,
-      detail::browser_call("POST", "/v2/scrape/" + detail::escape_segment(scrape_id) + "/interact",
-                           &body),
-      options, "interact", detail::decode_run);
+  return detail::call_for<BrowserRun>(
+      *core_, detail::post(detail::interact_path(scrape_id), body), options, "interact");
 }
 
 Result<BrowserEnded> Client::stop_interaction(const std::string& scrape_id,
                                               const CallOptions& options) const {
-  return detail::call_and_decode<BrowserEnded>(
-      *core_,
-      detail::browser_call("DELETE", "/v2/scrape/" + detail::escape_segment(scrape_id) +
-                                         "/interact"),
-      options, "stop interaction", detail::decode_ended);
+  return detail::call_for<BrowserEnded>(
+      *core_, detail::json_call("DELETE", detail::interact_path(scrape_id)), options,
+      "stop interaction");
 }
 
 }  // namespace webdata

@@ -2,9 +2,11 @@
 
 // What every client and job handle shares: configuration, transport, clock, and the one
 // function that performs an HTTP call with auth, timeouts, deadline and retries.
+#include <algorithm>
 #include <chrono>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "codec.hpp"
@@ -112,6 +114,70 @@ inline Call get(std::string target) {
   return call;
 }
 
+/// A call of `method` on `target` with the JSON text of `body` (nullptr: no body).
+inline Call json_call(const char* method, std::string target, const json* body = nullptr) {
+  Call call;
+  call.method = method;
+  call.target = std::move(target);
+  if (body != nullptr) call.body = dump(*body);
+  return call;
+}
+
+/// A POST of `body` to `target`.
+inline Call post(std::string target, const json& body) {
+  return json_call("POST", std::move(target), &body);
+}
+
+/// A target with query parameters appended, each value percent-encoded: an unset optional adds
+/// nothing, a list repeats its name (`?categories=a&categories=b`).
+///
+///     Query q("/v2/monitor");
+///     q.add("limit", paging.limit).add("offset", paging.offset);
+///     get(q.target());
+class Query {
+ public:
+  explicit Query(std::string target) : target_(std::move(target)) {}
+
+  Query& add(const char* name, const std::string& value) {
+    target_ += (target_.find('?') == std::string::npos ? "?" : "&");
+    target_ += name;
+    target_ += "=" + escape_segment(value);
+    return *this;
+  }
+  template <class N, std::enable_if_t<std::is_integral_v<N> && !std::is_same_v<N, bool>, int> = 0>
+  Query& add(const char* name, N value) {
+    return add(name, std::to_string(value));
+  }
+  template <class B, std::enable_if_t<std::is_same_v<B, bool>, int> = 0>
+  Query& add(const char* name, B value) {
+    return add(name, std::string(value ? "true" : "false"));
+  }
+  template <class T>
+  Query& add(const char* name, const std::optional<T>& value) {
+    return value ? add(name, *value) : *this;
+  }
+  Query& add(const char* name, const std::vector<std::string>& values) {
+    for (const auto& value : values) add(name, value);
+    return *this;
+  }
+
+  const std::string& target() const { return target_; }
+
+ private:
+  std::string target_;
+};
+
+/// The end of a wait: the call's deadline, or `policy.max_wait` from now when that is sooner.
+inline Deadline wait_deadline(const ClientCore& core, const PollingPolicy& policy,
+                              const CallOptions& options) {
+  Deadline deadline = core.deadline_for(options);
+  if (policy.max_wait) {
+    const auto end = core.clock().now() + *policy.max_wait;
+    deadline = deadline ? std::min(*deadline, end) : end;
+  }
+  return deadline;
+}
+
 /// Runs a call and decodes its answer with `decoder`, turning shape errors into kParse errors.
 template <class T, class Decoder>
 Result<T> call_and_decode(const ClientCore& core, const Call& call, const CallOptions& options,
@@ -123,6 +189,48 @@ Result<T> call_and_decode(const ClientCore& core, const Call& call, const CallOp
   } catch (const ParseError& e) {
     return shape_error(what, e.what(), tree_text(*tree));
   }
+}
+
+/// `decode` of an answer model from its field list `fields(Reader&, T&)`: unknown members go to
+/// its `extras`, and a model with `diagnostics` collects the answer's oddities there.
+#define WEBDATA_ANSWER_CODEC(T) \
+  void decode(const json& j, T& out, const Path& p) { read_fields(j, out, p); }
+
+/// An answer that is the model `T` itself; `success` is not kept among its extras.
+template <class T>
+T answer_model(const json& j) {
+  T out{};
+  decode(j, out, Path{});
+  out.extras.erase("success");
+  return out;
+}
+
+/// Member `key` of an answer as `T`: a model (its diagnostics collect the answer's) or a list of
+/// models (each with its own). Absent or null: empty, unless `rules` has kRequired.
+template <class T>
+T answer_member(const json& j, const char* key, Rules rules = 0) {
+  T out{};
+  Path root;
+  if constexpr (HasDiagnostics<T>::value) root = root.collecting(out.diagnostics);
+  Reader top(j, root);
+  top(key, out, rules);
+  return out;
+}
+
+/// Runs a call whose answer is the model `T` (`answer_model`).
+template <class T>
+Result<T> call_for(const ClientCore& core, const Call& call, const CallOptions& options,
+                   const char* what) {
+  return call_and_decode<T>(core, call, options, what, answer_model<T>);
+}
+
+/// Runs a call whose answer holds `T` in member `key` (`answer_member`): "data" of the
+/// `{success, data}` answers.
+template <class T>
+Result<T> call_for_member(const ClientCore& core, const Call& call, const CallOptions& options,
+                          const char* what, const char* key, Rules rules = 0) {
+  return call_and_decode<T>(core, call, options, what,
+                            [key, rules](const json& j) { return answer_member<T>(j, key, rules); });
 }
 
 }  // namespace webdata::detail

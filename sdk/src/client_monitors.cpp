@@ -1,37 +1,32 @@
-// Monitors (docs/reference/monitors.md): /v2/monitor and its checks. Answers are
-// `{success, data}`; models are decoded leniently (unknown members go to `extras`).
-#include "client_core.hpp"
-#include "codec.hpp"
+// Monitors (docs/reference/monitors.md): /v2/monitor and its checks, and the wait for a check.
+// Answers are `{success, data}`; models are read tolerantly (unknown members go to `extras`).
+#include <algorithm>
+#include <iterator>
+
+#include "job_follower.hpp"
 #include "webdata/client.hpp"
 
 namespace webdata {
 namespace detail {
 namespace {
 
-Call monitor_call(const char* method, std::string target, const json* body = nullptr) {
-  Call call;
-  call.method = method;
-  call.target = std::move(target);
-  if (body != nullptr) call.body = dump(*body);
-  return call;
-}
-
-std::string monitor_path(const ClientCore& core, const std::string& id, const std::string& tail = "") {
+std::string monitor_path(const ClientCore& core, const std::string& id,
+                         const std::string& tail = "") {
   return core.path("/monitor/" + escape_segment(id) + tail);
 }
 
-/// `?name=value&...` of the options that are set.
-std::string query_of(const std::vector<std::pair<const char*, std::optional<std::string>>>& items) {
-  std::string out;
-  for (const auto& [name, value] : items) {
-    if (!value) continue;
-    out += (out.empty() ? "?" : "&") + std::string(name) + "=" + escape_segment(*value);
-  }
-  return out;
+/// `target` with the paging of a list.
+std::string paged(std::string target, const MonitorListOptions& paging) {
+  Query q(std::move(target));
+  q.add("limit", paging.limit).add("offset", paging.offset);
+  return q.target();
 }
 
-std::optional<std::string> text_of(const std::optional<long long>& n) {
-  return n ? std::optional<std::string>(std::to_string(*n)) : std::nullopt;
+/// Every answer is `{success, data}`: its `data` as `T`.
+template <class T>
+Result<T> monitor_call(const ClientCore& core, const Call& call, const CallOptions& options,
+                       const char* what) {
+  return call_for_member<T>(core, call, options, what, "data", kRequired);
 }
 
 json schedule_json(const MonitorSchedule& s) {
@@ -63,125 +58,109 @@ json webhook_json(const MonitorWebhook& w) {
   return out;
 }
 
-void decode_schedule(const json& j, MonitorSchedule& out, const Path& p) {
-  Reader r(j, p);
-  r("cron", out.cron);
-  r("text", out.text);
-  r("timezone", out.timezone);
+}  // namespace
+
+void fields(Reader& io, MonitorSchedule& s) {
+  io("cron", s.cron);
+  io("text", s.text);
+  io("timezone", s.timezone);
 }
 
-void decode_summary(const json& j, MonitorSummary& out, const Path& p) {
-  Reader r(j, p);
-  r("totalPages", out.total_pages);
-  r("same", out.same);
-  r("changed", out.changed);
-  r("new", out.added);
-  r("removed", out.removed);
-  r("error", out.error);
+void fields(Reader& io, MonitorSummary& s) {
+  io("totalPages", s.total_pages);
+  io("same", s.same);
+  io("changed", s.changed);
+  io("new", s.added);
+  io("removed", s.removed);
+  io("error", s.error);
 }
 
-MonitorTarget decode_target(const json& j, const Path& p) {
-  MonitorTarget out;
-  Reader r(j, p);
-  r("type", out.type);
-  r("id", out.id);
-  r("urls", out.urls);
-  r("url", out.url);
-  r("queries", out.queries);
-  return out;
+void fields(Reader& io, MonitorTarget& t) {
+  io("type", t.type);
+  io("id", t.id);
+  io("urls", t.urls);
+  io("url", t.url);
+  io("queries", t.queries);
 }
 
-void decode_monitor(const json& j, Monitor& out, const Path& p) {
-  Reader r(j, p);
-  r.req("id", out.id);
-  r("name", out.name);
-  r("status", out.status);
-  if (const json* s = r.find("schedule"); s != nullptr && s->is_object()) {
-    decode_schedule(*s, out.schedule, p.child("schedule"));
+void fields(Reader& io, Monitor& m) {
+  io("id", m.id, kRequired);
+  io("name", m.name);
+  io("status", m.status);
+  io("schedule", m.schedule);
+  io("nextRunAt", m.next_run_at);
+  io("lastRunAt", m.last_run_at);
+  io("currentCheckId", m.current_check_id);
+  io("targets", m.targets);
+  io("retentionDays", m.retention_days);
+  io("estimatedCreditsPerMonth", m.estimated_credits_per_month);
+  io("lastCheckSummary", m.last_check_summary);
+  io("createdAt", m.created_at);
+  io("updatedAt", m.updated_at);
+  io.extras(m.extras);
+}
+
+void fields(Reader& io, MonitorCheckPage& p) {
+  io("id", p.id);
+  io("targetId", p.target_id);
+  io("url", p.url);
+  io("status", p.status);
+  io("previousScrapeId", p.previous_scrape_id);
+  io("currentScrapeId", p.current_scrape_id);
+  io("statusCode", p.status_code);
+  io("error", p.error);
+  // `diff.text` is the unified diff; the whole `diff` (its parse-diff `json` too) stays in extras.
+  io.custom("diff", p.diff_text, [&p](const json& diff, const Path& dp) {
+    Reader d(diff, dp);
+    d("text", p.diff_text);
+    p.extras["diff"] = from_tree(diff);
+  });
+  io.extras(p.extras);
+}
+
+void fields(Reader& io, MonitorCheck& c) {
+  io("id", c.id, kRequired);
+  io("monitorId", c.monitor_id);
+  io("status", c.status);
+  io("trigger", c.trigger);
+  io("scheduledFor", c.scheduled_for);
+  io("startedAt", c.started_at);
+  io("finishedAt", c.finished_at);
+  io("actualCredits", c.actual_credits);
+  io("billingStatus", c.billing_status);
+  io("summary", c.summary);
+  io("pages", c.pages);
+  io("next", c.next);
+  io.extras(c.extras);
+}
+
+WEBDATA_ANSWER_CODEC(MonitorSchedule)
+WEBDATA_ANSWER_CODEC(MonitorSummary)
+WEBDATA_ANSWER_CODEC(MonitorTarget)
+WEBDATA_ANSWER_CODEC(Monitor)
+WEBDATA_ANSWER_CODEC(MonitorCheckPage)
+WEBDATA_ANSWER_CODEC(MonitorCheck)
+
+namespace {
+
+/// `first` with the pages of every `next` after it; `next` stays set only if an answer with
+/// `next` brought no page.
+Result<MonitorCheck> with_all_pages(const ClientCore& core, Result<MonitorCheck> first,
+                                    const CallOptions& options) {
+  if (!first.ok()) return first;
+  MonitorCheck check = std::move(*first);
+  while (check.next) {
+    auto target = core.resolve_next(*check.next);
+    if (!target.ok()) return target.error();
+    auto more = monitor_call<MonitorCheck>(core, get(*target), options, "get monitor check");
+    if (!more.ok()) return more.error();
+    if (more->pages.empty()) break;
+    std::move(more->pages.begin(), more->pages.end(), std::back_inserter(check.pages));
+    check.diagnostics.insert(check.diagnostics.end(), more->diagnostics.begin(),
+                             more->diagnostics.end());
+    check.next = std::move(more->next);
   }
-  r("nextRunAt", out.next_run_at);
-  r("lastRunAt", out.last_run_at);
-  r("currentCheckId", out.current_check_id);
-  r.each("targets", out.targets, decode_target);
-  r("retentionDays", out.retention_days);
-  r("estimatedCreditsPerMonth", out.estimated_credits_per_month);
-  if (const json* s = r.find("lastCheckSummary"); s != nullptr && s->is_object()) {
-    decode_summary(*s, out.last_check_summary.emplace(), p.child("lastCheckSummary"));
-  }
-  r("createdAt", out.created_at);
-  r("updatedAt", out.updated_at);
-  r.rest(out.extras);
-}
-
-MonitorCheckPage decode_page(const json& j, const Path& p) {
-  MonitorCheckPage out;
-  Reader r(j, p);
-  r("id", out.id);
-  r("targetId", out.target_id);
-  r("url", out.url);
-  r("status", out.status);
-  r("previousScrapeId", out.previous_scrape_id);
-  r("currentScrapeId", out.current_scrape_id);
-  r("statusCode", out.status_code);
-  r("error", out.error);
-  if (const json* diff = r.find("diff"); diff != nullptr && diff->is_object()) {
-    if (const auto text = diff->find("text"); text != diff->end() && text->is_string()) {
-      out.diff_text = text->get<std::string>();
-    }
-    out.extras["diff"] = Json::from_trusted_text(dump(*diff));
-  }
-  r.rest(out.extras);
-  return out;
-}
-
-void decode_check(const json& j, MonitorCheck& out, const Path& p) {
-  Reader r(j, p);
-  r.req("id", out.id);
-  r("monitorId", out.monitor_id);
-  r("status", out.status);
-  r("trigger", out.trigger);
-  r("scheduledFor", out.scheduled_for);
-  r("startedAt", out.started_at);
-  r("finishedAt", out.finished_at);
-  r("actualCredits", out.actual_credits);
-  r("billingStatus", out.billing_status);
-  if (const json* s = r.find("summary"); s != nullptr && s->is_object()) {
-    decode_summary(*s, out.summary, p.child("summary"));
-  }
-  r.each("pages", out.pages, decode_page);
-  r("next", out.next);
-  r.rest(out.extras);
-}
-
-/// `data` of a `{success, data}` answer.
-const json& data_of(const json& j) {
-  if (!j.is_object() || !j.contains("data")) throw ParseError(Path{}, "expected `data` in the answer");
-  return j.at("data");
-}
-
-Monitor decode_monitor_answer(const json& j) {
-  Monitor out;
-  decode_monitor(data_of(j), out, Path{}.collecting(out.diagnostics).child("data"));
-  return out;
-}
-
-MonitorCheck decode_check_answer(const json& j) {
-  MonitorCheck out;
-  decode_check(data_of(j), out, Path{}.collecting(out.diagnostics).child("data"));
-  return out;
-}
-
-template <class T, class Decode>
-std::vector<T> decode_monitor_list(const json& j, Decode decode_one) {
-  const json& data = data_of(j);
-  if (!data.is_array()) throw ParseError(Path{}, "expected `data` to be an array");
-  std::vector<T> out;
-  for (const auto& item : data) {
-    T one;
-    decode_one(item, one, Path{}.collecting(one.diagnostics).child("data"));
-    out.push_back(std::move(one));
-  }
-  return out;
+  return check;
 }
 
 }  // namespace
@@ -195,23 +174,19 @@ Result<Monitor> Client::create_monitor(const CreateMonitorRequest& request,
   if (request.webhook) body["webhook"] = detail::webhook_json(*request.webhook);
   if (request.retention_days) body["retentionDays"] = *request.retention_days;
   if (request.goal) body["goal"] = *request.goal;
-  return detail::call_and_decode<Monitor>(
-      *core_, detail::monitor_call("POST", core_->path("/monitor"), &body), options,
-      "create monitor", detail::decode_monitor_answer);
+  return detail::monitor_call<Monitor>(*core_, detail::post(core_->path("/monitor"), body),
+                                       options, "create monitor");
 }
 
 Result<std::vector<Monitor>> Client::list_monitors(const MonitorListOptions& paging,
                                                    const CallOptions& options) const {
-  const std::string query = detail::query_of(
-      {{"limit", detail::text_of(paging.limit)}, {"offset", detail::text_of(paging.offset)}});
-  return detail::call_and_decode<std::vector<Monitor>>(
-      *core_, detail::get(core_->path("/monitor") + query), options, "list monitors",
-      [](const detail::json& j) { return detail::decode_monitor_list<Monitor>(j, detail::decode_monitor); });
+  const auto call = detail::get(detail::paged(core_->path("/monitor"), paging));
+  return detail::monitor_call<std::vector<Monitor>>(*core_, call, options, "list monitors");
 }
 
 Result<Monitor> Client::get_monitor(const std::string& id, const CallOptions& options) const {
-  return detail::call_and_decode<Monitor>(*core_, detail::get(detail::monitor_path(*core_, id)),
-                                          options, "get monitor", detail::decode_monitor_answer);
+  return detail::monitor_call<Monitor>(*core_, detail::get(detail::monitor_path(*core_, id)),
+                                       options, "get monitor");
 }
 
 Result<Monitor> Client::update_monitor(const std::string& id, const UpdateMonitorRequest& request,
@@ -224,47 +199,56 @@ Result<Monitor> Client::update_monitor(const std::string& id, const UpdateMonito
   if (request.webhook) body["webhook"] = detail::webhook_json(*request.webhook);
   if (request.remove_webhook) body["webhook"] = nullptr;
   if (request.retention_days) body["retentionDays"] = *request.retention_days;
-  return detail::call_and_decode<Monitor>(
-      *core_, detail::monitor_call("PATCH", detail::monitor_path(*core_, id), &body), options,
-      "update monitor", detail::decode_monitor_answer);
+  const auto call = detail::json_call("PATCH", detail::monitor_path(*core_, id), &body);
+  return detail::monitor_call<Monitor>(*core_, call, options, "update monitor");
 }
 
 Result<bool> Client::delete_monitor(const std::string& id, const CallOptions& options) const {
-  auto tree = core_->execute_json(detail::monitor_call("DELETE", detail::monitor_path(*core_, id)),
+  auto tree = core_->execute_json(detail::json_call("DELETE", detail::monitor_path(*core_, id)),
                                   options, core_->deadline_for(options));
   if (!tree.ok()) return tree.error();
   return true;
 }
 
 Result<MonitorCheck> Client::run_monitor(const std::string& id, const CallOptions& options) const {
-  const detail::json body = detail::json::object();
-  return detail::call_and_decode<MonitorCheck>(
-      *core_, detail::monitor_call("POST", detail::monitor_path(*core_, id, "/run"), &body),
-      options, "run monitor", detail::decode_check_answer);
+  const auto call = detail::post(detail::monitor_path(*core_, id, "/run"), detail::json::object());
+  return detail::monitor_call<MonitorCheck>(*core_, call, options, "run monitor");
 }
 
 Result<std::vector<MonitorCheck>> Client::monitor_checks(const std::string& id,
                                                          const MonitorListOptions& paging,
                                                          const CallOptions& options) const {
-  const std::string query = detail::query_of(
-      {{"limit", detail::text_of(paging.limit)}, {"offset", detail::text_of(paging.offset)}});
-  return detail::call_and_decode<std::vector<MonitorCheck>>(
-      *core_, detail::get(detail::monitor_path(*core_, id, "/checks") + query), options,
-      "list monitor checks",
-      [](const detail::json& j) { return detail::decode_monitor_list<MonitorCheck>(j, detail::decode_check); });
+  const auto call = detail::get(detail::paged(detail::monitor_path(*core_, id, "/checks"), paging));
+  return detail::monitor_call<std::vector<MonitorCheck>>(*core_, call, options,
+                                                         "list monitor checks");
 }
 
 Result<MonitorCheck> Client::monitor_check(const std::string& id, const std::string& check_id,
                                            const MonitorCheckOptions& query_options,
                                            const CallOptions& options) const {
-  const std::string query = detail::query_of({{"limit", detail::text_of(query_options.limit)},
-                                              {"skip", detail::text_of(query_options.skip)},
-                                              {"status", query_options.status}});
-  return detail::call_and_decode<MonitorCheck>(
-      *core_,
-      detail::get(detail::monitor_path(*core_, id, "/checks/" + detail::escape_segment(check_id)) +
-                  query),
-      options, "get monitor check", detail::decode_check_answer);
+  detail::Query q(detail::monitor_path(*core_, id, "/checks/" + detail::escape_segment(check_id)));
+  q.add("limit", query_options.limit).add("skip", query_options.skip);
+  q.add("status", query_options.status);
+  return detail::monitor_call<MonitorCheck>(*core_, detail::get(q.target()), options,
+                                            "get monitor check");
+}
+
+Result<MonitorCheck> Client::wait_monitor_check(const std::string& id,
+                                                const std::string& check_id,
+                                                const PollingPolicy& policy,
+                                                const CallOptions& options) const {
+  // One budget for the polls and the pages read after them.
+  CallOptions within = options;
+  within.deadline = detail::wait_deadline(*core_, policy, options);
+  within.total_timeout.reset();
+  MonitorCheckOptions one;  // each poll small; the pages are read once the check has ended
+  one.limit = 1;
+  auto done = detail::poll_until<MonitorCheck>(
+      *core_, policy, within.deadline, "monitor check " + check_id,
+      [&] { return monitor_check(id, check_id, one, within); },
+      [](const MonitorCheck& check) { return check.finished(); });
+  if (!done.ok()) return done;
+  return detail::with_all_pages(*core_, monitor_check(id, check_id, {}, within), within);
 }
 
 }  // namespace webdata

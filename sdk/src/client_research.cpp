@@ -1,172 +1,164 @@
 // The research paper index, its GitHub slice, developer search, feedback and support ask (v2).
-// Answers are read leniently: a member of the wrong type is left at its default.
+// Answers are read tolerantly (codec.hpp's Reader): unknown members go to `extras`, a member of
+// the wrong type to `extras` and a line of `diagnostics`.
 #include "client_core.hpp"
 #include "webdata/client.hpp"
 
 namespace webdata {
 namespace detail {
+
+void fields(Reader& io, PaperSignals& s) {
+  io("structural", s.structural);
+  io("semantic", s.semantic);
+  io("articleRank", s.article_rank);
+  io("seedOverlap", s.seed_overlap);
+  io.extras(s.extras);
+}
+
+void fields(Reader& io, PaperResult& r) {
+  io("paperId", r.paper_id);
+  io("primaryId", r.primary_id);
+  io("ids", r.ids);
+  io("title", r.title);
+  io("abstract", r.abstract);
+  io("score", r.score);
+  io("signals", r.signals);
+  io.extras(r.extras);
+}
+
+void fields(Reader& io, PaperMetadata& m) {
+  io("paperId", m.paper_id);
+  io("ids", m.ids);
+  io("title", m.title);
+  io("abstract", m.abstract);
+  io("authors", m.authors);
+  io("categories", m.categories);
+  io("createdDate", m.created_date);
+  io("updateDate", m.update_date);
+  io.extras(m.extras);
+}
+
+void fields(Reader& io, PaperPassage& p) {
+  io("text", p.text);
+  io("score", p.score);
+  io.extras(p.extras);
+}
+
+void fields(Reader& io, Paper& p) {
+  io("paper", p.paper);
+  io("query", p.query);
+  io("passages", p.passages);
+  io.extras(p.extras);
+}
+
+void fields(Reader& io, PaperSearch& s) {
+  io("results", s.results);
+  io.extras(s.extras);
+}
+
+void fields(Reader& io, SimilarPapers& s) {
+  io("results", s.results);
+  io("poolSize", s.pool_size);
+  io("truncated", s.truncated);
+  io("note", s.note);
+  io.extras(s.extras);
+}
+
+void fields(Reader& io, GithubSearchItem& i) {
+  io("resultType", i.result_type);
+  io("repo", i.repo);
+  io("url", i.url);
+  io("pageType", i.page_type);
+  io("number", i.number);
+  io("snippet", i.snippet);
+  io("contentMd", i.content_md);
+  io.extras(i.extras);
+}
+
+void fields(Reader& io, GithubSearch& s) {
+  io("results", s.results);
+  io("warnings", s.warnings);
+  io("replacement", s.replacement);
+  io.extras(s.extras);
+}
+
+void fields(Reader& io, DeveloperPassage& p) {
+  io("text", p.text);
+  io("citation_url", p.citation_url);
+  io.extras(p.extras);
+}
+
 namespace {
 
-Call research_post(std::string target, const json& body) {
-  Call call;
-  call.method = "POST";
-  call.target = std::move(target);
-  call.body = dump(body);
-  return call;
-}
-
-/// `target` with `name=value` appended as a query parameter.
-void research_param(std::string& target, const std::string& name, const std::string& value) {
-  target += (target.find('?') == std::string::npos ? "?" : "&") + name + "=" +
-            escape_segment(value);
-}
-
-template <class T>
-void research_read(const json& j, const char* key, T& out) {
-  const auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return;
-  try {
-    out = it->get<T>();
-  } catch (const nlohmann::json::exception&) {
-  }
-}
-
-template <class T>
-void research_read(const json& j, const char* key, std::optional<T>& out) {
-  T value{};
-  const auto it = j.find(key);
-  if (it == j.end() || it->is_null()) return;
-  research_read(j, key, value);
-  out = value;
-}
-
-/// The items of array member `key`, each made by `item`.
-template <class T, class Item>
-std::vector<T> research_items(const json& j, const char* key, Item item) {
-  std::vector<T> out;
-  const auto it = j.find(key);
-  if (it == j.end() || !it->is_array()) return out;
-  for (const auto& element : *it) {
-    if (element.is_object()) out.push_back(item(element));
-  }
-  return out;
-}
-
-PaperResult research_paper_result(const json& j) {
-  PaperResult out;
-  research_read(j, "paperId", out.paper_id);
-  research_read(j, "primaryId", out.primary_id);
-  research_read(j, "ids", out.ids);
-  research_read(j, "title", out.title);
-  research_read(j, "abstract", out.abstract);
-  research_read(j, "score", out.score);
-  if (const auto it = j.find("signals"); it != j.end() && it->is_object()) {
-    PaperSignals s;
-    research_read(*it, "structural", s.structural);
-    research_read(*it, "semantic", s.semantic);
-    research_read(*it, "articleRank", s.article_rank);
-    research_read(*it, "seedOverlap", s.seed_overlap);
-    out.signals = s;
-  }
-  return out;
-}
-
-Paper research_paper(const json& j) {
-  Paper out;
-  const json paper = j.contains("paper") && j["paper"].is_object() ? j["paper"] : json::object();
-  research_read(paper, "paperId", out.paper.paper_id);
-  research_read(paper, "ids", out.paper.ids);
-  research_read(paper, "title", out.paper.title);
-  research_read(paper, "abstract", out.paper.abstract);
-  research_read(paper, "authors", out.paper.authors);
-  research_read(paper, "categories", out.paper.categories);
-  research_read(paper, "createdDate", out.paper.created_date);
-  research_read(paper, "updateDate", out.paper.update_date);
-  research_read(j, "query", out.query);
-  out.passages = research_items<PaperPassage>(j, "passages", [](const json& p) {
-    PaperPassage passage;
-    research_read(p, "text", passage.text);
-    research_read(p, "score", passage.score);
-    return passage;
+/// `license` is `{state, spdx_id}`, or the SPDX id alone; the object's other members are kept
+/// as "license.<key>".
+void read_license(Reader& io, DeveloperResult& r) {
+  io.custom("license", r.license_spdx, [&r](const json& v, const Path& p) {
+    if (v.is_string()) {
+      r.license_spdx = v.get<std::string>();
+      return;
+    }
+    Reader license(v, p);
+    license("state", r.license_state);
+    license("spdx_id", r.license_spdx);
+    license.rest_under("license", r.extras);
   });
-  return out;
 }
 
-PaperSearch research_search(const json& j) {
-  return PaperSearch{research_items<PaperResult>(j, "results", research_paper_result)};
+}  // namespace
+
+void fields(Reader& io, DeveloperResult& r) {
+  io("id", r.id);
+  io("url", r.url);
+  io("title", r.title);
+  io("passages", r.passages);
+  read_license(io, r);
+  io.extras(r.extras);
 }
 
-SimilarPapers research_similar(const json& j) {
-  SimilarPapers out;
-  out.results = research_items<PaperResult>(j, "results", research_paper_result);
-  research_read(j, "poolSize", out.pool_size);
-  research_read(j, "truncated", out.truncated);
-  research_read(j, "note", out.note);
-  return out;
+void fields(Reader& io, DeveloperSearch& s) {
+  io("results", s.results);
+  io.extras(s.extras);
 }
 
-GithubSearch research_github(const json& j) {
-  GithubSearch out;
-  out.results = research_items<GithubSearchItem>(j, "results", [](const json& i) {
-    GithubSearchItem item;
-    research_read(i, "resultType", item.result_type);
-    research_read(i, "repo", item.repo);
-    research_read(i, "url", item.url);
-    research_read(i, "pageType", item.page_type);
-    research_read(i, "number", item.number);
-    research_read(i, "snippet", item.snippet);
-    research_read(i, "contentMd", item.content_md);
-    return item;
+void fields(Reader& io, FeedbackReceipt& f) {
+  io("feedbackId", f.feedback_id);
+  io("creditsRefunded", f.credits_refunded);
+  io("alreadySubmitted", f.already_submitted);
+  io("warning", f.warning);
+  io.extras(f.extras);
+}
+
+void fields(Reader& io, SupportAnswer& a) {
+  io("answer", a.answer);
+  io("jobId", a.job_id);
+  io("jobType", a.job_type);
+  io("status", a.status);
+  io.each("sources", a.sources, [](const json& source, const Path& p) {
+    std::string url;
+    Reader r(source, p);
+    r("url", url);
+    return url;
   });
-  research_read(j, "warnings", out.warnings);
-  research_read(j, "replacement", out.replacement);
-  return out;
+  io.extras(a.extras);
 }
 
-DeveloperResult research_developer_result(const json& i) {
-  DeveloperResult out;
-  research_read(i, "id", out.id);
-  research_read(i, "url", out.url);
-  research_read(i, "title", out.title);
-  out.passages = research_items<DeveloperPassage>(i, "passages", [](const json& p) {
-    DeveloperPassage passage;
-    research_read(p, "text", passage.text);
-    research_read(p, "citation_url", passage.citation_url);
-    return passage;
-  });
-  if (const auto it = i.find("license"); it != i.end() && it->is_object()) {
-    research_read(*it, "state", out.license_state);
-    research_read(*it, "spdx_id", out.license_spdx);
-  } else if (it != i.end() && it->is_string()) {
-    out.license_spdx = it->get<std::string>();
-  }
-  return out;
-}
+WEBDATA_ANSWER_CODEC(PaperSignals)
+WEBDATA_ANSWER_CODEC(PaperResult)
+WEBDATA_ANSWER_CODEC(PaperMetadata)
+WEBDATA_ANSWER_CODEC(PaperPassage)
+WEBDATA_ANSWER_CODEC(Paper)
+WEBDATA_ANSWER_CODEC(PaperSearch)
+WEBDATA_ANSWER_CODEC(SimilarPapers)
+WEBDATA_ANSWER_CODEC(GithubSearchItem)
+WEBDATA_ANSWER_CODEC(GithubSearch)
+WEBDATA_ANSWER_CODEC(DeveloperPassage)
+WEBDATA_ANSWER_CODEC(DeveloperResult)
+WEBDATA_ANSWER_CODEC(DeveloperSearch)
+WEBDATA_ANSWER_CODEC(FeedbackReceipt)
+WEBDATA_ANSWER_CODEC(SupportAnswer)
 
-FeedbackReceipt research_receipt(const json& j) {
-  FeedbackReceipt out;
-  research_read(j, "feedbackId", out.feedback_id);
-  research_read(j, "creditsRefunded", out.credits_refunded);
-  research_read(j, "alreadySubmitted", out.already_submitted);
-  research_read(j, "warning", out.warning);
-  return out;
-}
-
-SupportAnswer research_answer(const json& j) {
-  SupportAnswer out;
-  research_read(j, "answer", out.answer);
-  research_read(j, "jobId", out.job_id);
-  research_read(j, "jobType", out.job_type);
-  research_read(j, "status", out.status);
-  for (const auto& s : research_items<std::string>(j, "sources", [](const json& s) {
-         std::string url;
-         research_read(s, "url", url);
-         return url;
-       })) {
-    out.sources.push_back(s);
-  }
-  return out;
-}
+namespace {
 
 json research_feedback_body(const FeedbackRequest& r, bool with_job) {
   json body = {{"rating", r.rating}};
@@ -204,94 +196,78 @@ json research_developer_body(const DeveloperSearchRequest& r) {
   return body;
 }
 
+
+/// "/v2/search/research/papers/{id}" and what follows it.
+std::string paper_path(const std::string& id, const char* tail = "") {
+  return "/v2/search/research/papers/" + escape_segment(id) + tail;
+}
+
 }  // namespace
 }  // namespace detail
 
 Result<PaperSearch> Client::search_papers(const SearchPapersRequest& request,
                                           const CallOptions& options) const {
-  std::string target = "/v2/search/research/papers";
-  detail::research_param(target, "query", request.query);
-  if (request.k) detail::research_param(target, "k", std::to_string(*request.k));
-  for (const auto& a : request.authors) detail::research_param(target, "authors", a);
-  for (const auto& c : request.categories) detail::research_param(target, "categories", c);
-  if (request.from) detail::research_param(target, "from", *request.from);
-  if (request.to) detail::research_param(target, "to", *request.to);
-  return detail::call_and_decode<PaperSearch>(*core_, detail::get(target), options,
-                                              "paper search", detail::research_search);
+  detail::Query q("/v2/search/research/papers");
+  q.add("query", request.query).add("k", request.k).add("authors", request.authors);
+  q.add("categories", request.categories).add("from", request.from).add("to", request.to);
+  return detail::call_for<PaperSearch>(*core_, detail::get(q.target()), options, "paper search");
 }
 
 Result<Paper> Client::get_paper(const std::string& id, const CallOptions& options) const {
-  return detail::call_and_decode<Paper>(
-      *core_, detail::get("/v2/search/research/papers/" + detail::escape_segment(id)), options,
-      "paper", detail::research_paper);
+  return detail::call_for<Paper>(*core_, detail::get(detail::paper_path(id)), options, "paper");
 }
 
 Result<Paper> Client::read_paper(const std::string& id, const std::string& question,
                                  std::optional<std::int64_t> k, const CallOptions& options) const {
-  std::string target = "/v2/search/research/papers/" + detail::escape_segment(id);
-  detail::research_param(target, "query", question);
-  if (k) detail::research_param(target, "k", std::to_string(*k));
-  return detail::call_and_decode<Paper>(*core_, detail::get(target), options, "paper read",
-                                        detail::research_paper);
+  detail::Query q(detail::paper_path(id));
+  q.add("query", question).add("k", k);
+  return detail::call_for<Paper>(*core_, detail::get(q.target()), options, "paper read");
 }
 
 Result<SimilarPapers> Client::similar_papers(const std::string& id,
                                              const SimilarPapersRequest& request,
                                              const CallOptions& options) const {
-  std::string target = "/v2/search/research/papers/" + detail::escape_segment(id) + "/similar";
-  detail::research_param(target, "intent", request.intent);
-  if (request.mode) detail::research_param(target, "mode", *request.mode);
-  if (request.k) detail::research_param(target, "k", std::to_string(*request.k));
-  if (request.rerank) detail::research_param(target, "rerank", *request.rerank ? "true" : "false");
-  for (const auto& a : request.anchor) detail::research_param(target, "anchor", a);
-  return detail::call_and_decode<SimilarPapers>(*core_, detail::get(target), options,
-                                                "similar papers", detail::research_similar);
+  detail::Query q(detail::paper_path(id, "/similar"));
+  q.add("intent", request.intent).add("mode", request.mode).add("k", request.k);
+  q.add("rerank", request.rerank).add("anchor", request.anchor);
+  return detail::call_for<SimilarPapers>(*core_, detail::get(q.target()), options,
+                                         "similar papers");
 }
 
 Result<GithubSearch> Client::search_github(const std::string& query, std::optional<std::int64_t> k,
                                            const CallOptions& options) const {
-  std::string target = "/v2/search/research/github";
-  detail::research_param(target, "query", query);
-  if (k) detail::research_param(target, "k", std::to_string(*k));
-  return detail::call_and_decode<GithubSearch>(*core_, detail::get(target), options,
-                                               "github search", detail::research_github);
+  detail::Query q("/v2/search/research/github");
+  q.add("query", query).add("k", k);
+  return detail::call_for<GithubSearch>(*core_, detail::get(q.target()), options,
+                                        "github search");
 }
 
 Result<DeveloperSearch> Client::developer_search(const DeveloperSearchRequest& request,
                                                  const CallOptions& options) const {
-  return detail::call_and_decode<DeveloperSearch>(
-      *core_,
-      detail::research_post("/v2/search/developer", detail::research_developer_body(request)),
-      options, "developer search", [](const detail::json& j) {
-        return DeveloperSearch{detail::research_items<DeveloperResult>(
-            j, "results", detail::research_developer_result)};
-      });
+  const auto call = detail::post("/v2/search/developer", detail::research_developer_body(request));
+  return detail::call_for<DeveloperSearch>(*core_, call, options, "developer search");
 }
 
 Result<FeedbackReceipt> Client::feedback(const FeedbackRequest& request,
                                          const CallOptions& options) const {
-  return detail::call_and_decode<FeedbackReceipt>(
-      *core_, detail::research_post("/v2/feedback", detail::research_feedback_body(request, true)),
-      options, "feedback", detail::research_receipt);
+  const auto call = detail::post("/v2/feedback", detail::research_feedback_body(request, true));
+  return detail::call_for<FeedbackReceipt>(*core_, call, options, "feedback");
 }
 
 Result<FeedbackReceipt> Client::search_feedback(const std::string& search_id,
                                                 const FeedbackRequest& request,
                                                 const CallOptions& options) const {
-  return detail::call_and_decode<FeedbackReceipt>(
-      *core_,
-      detail::research_post("/v2/search/" + detail::escape_segment(search_id) + "/feedback",
-                            detail::research_feedback_body(request, false)),
-      options, "search feedback", detail::research_receipt);
+  const auto call = detail::post("/v2/search/" + detail::escape_segment(search_id) + "/feedback",
+                                 detail::research_feedback_body(request, false));
+  return detail::call_for<FeedbackReceipt>(*core_, call, options, "search feedback");
 }
 
 Result<SupportAnswer> Client::support_ask(const std::string& question, const std::string& job_id,
                                           const CallOptions& options) const {
   detail::json body = {{"question", question}};
   if (!job_id.empty()) body["jobId"] = job_id;
-  return detail::call_and_decode<SupportAnswer>(
-      *core_, detail::research_post("/v2/support/ask", body), options, "support ask",
-      detail::research_answer);
+  return detail::call_for<SupportAnswer>(*core_, detail::post("/v2/support/ask", body), options,
+                                         "support ask");
 }
 
 }  // namespace webdata

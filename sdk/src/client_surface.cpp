@@ -172,14 +172,6 @@ void fields(IO& io, M& r) {
 
 namespace {
 
-Call post(std::string target, const json& body) {
-  Call call;
-  call.method = "POST";
-  call.target = std::move(target);
-  call.body = dump(body);
-  return call;
-}
-
 /// A map asks the service to wait up to `timeout`: the HTTP request may take that long plus a
 /// margin.
 template <class Request>
@@ -340,19 +332,13 @@ Result<ExtractResult> extract_status(const ClientCore& core, const std::string& 
 template <class Request>
 Result<ExtractResult> extract(const ClientCore& core, const Request& request,
                               const PollingPolicy& policy, const CallOptions& options) {
-  Deadline deadline = core.deadline_for(options);
-  if (policy.max_wait) {
-    const auto end = core.clock().now() + *policy.max_wait;
-    deadline = deadline ? std::min(*deadline, end) : end;
-  }
+  const Deadline deadline = wait_deadline(core, policy, options);
   auto job = start_extract(core, request, options);
   if (!job.ok()) return job.error();
-  const std::string what = "extract job " + job->id;
-  for (;;) {
-    auto status = extract_status(core, job->id, options);
-    if (!status.ok() || status->done()) return status;
-    if (auto stop = pause_between_polls(core, policy, policy.cancel, deadline, what)) return *stop;
-  }
+  return poll_until<ExtractResult>(
+      core, policy, deadline, "extract job " + job->id,
+      [&] { return extract_status(core, job->id, options); },
+      [](const ExtractResult& status) { return status.done(); });
 }
 
 template Result<ExtractStarted> start_extract(const ClientCore&, const ExtractRequest&,

@@ -4,19 +4,9 @@
 #include "surface.hpp"
 #include "webdata/v1/client.hpp"
 
-#include <algorithm>
-
 namespace webdata {
 namespace detail {
 namespace {
-
-Call v1job_post(std::string target, const json& body) {
-  Call call;
-  call.method = "POST";
-  call.target = std::move(target);
-  call.body = dump(body);
-  return call;
-}
 
 json encode_deep_research(const v1::DeepResearchRequest& v) {
   Writer w;
@@ -50,98 +40,96 @@ json encode_llms_txt(const v1::LlmsTxtRequest& v) {
   return std::move(w.out);
 }
 
-v1::V1JobStarted decode_v1_job_started(const json& j) {
-  v1::V1JobStarted out;
-  const Path p = Path{}.collecting(out.diagnostics);
-  Reader r(j, p);
-  r.skip("success");
-  r.req("id", out.id);
-  r("warnings", out.warnings);
-  r.rest(out.extras);
-  return out;
+}  // namespace
+
+void fields(Reader& io, v1::V1JobStarted& s) {
+  io("id", s.id, kRequired);
+  io("warnings", s.warnings);
+  io.extras(s.extras);
 }
 
-v1::ResearchActivity decode_research_activity(const json& j, const Path& p) {
-  v1::ResearchActivity out;
-  Reader r(j, p);
-  r("type", out.type);
-  r("status", out.status);
-  r("message", out.message);
-  r("timestamp", out.timestamp);
-  r("depth", out.depth);
-  r.rest(out.extras);
-  return out;
+void fields(Reader& io, v1::ResearchActivity& a) {
+  io("type", a.type);
+  io("status", a.status);
+  io("message", a.message);
+  io("timestamp", a.timestamp);
+  io("depth", a.depth);
+  io.extras(a.extras);
 }
 
-v1::ResearchSource decode_research_source(const json& j, const Path& p) {
-  v1::ResearchSource out;
-  Reader r(j, p);
-  r.req("url", out.url);
-  r("title", out.title);
-  r("description", out.description);
-  r.rest(out.extras);
-  return out;
+void fields(Reader& io, v1::ResearchSource& s) {
+  io("url", s.url, kRequired);
+  io("title", s.title);
+  io("description", s.description);
+  io.extras(s.extras);
 }
 
-v1::DeepResearchResult decode_deep_research(const json& j) {
-  v1::DeepResearchResult out;
-  const Path p = Path{}.collecting(out.diagnostics);
-  Reader r(j, p);
-  r("success", out.success);
-  r.req("status", out.status);
-  // `data` repeats the activities and sources of the top level; its own members are the analysis.
-  r.custom("data", out.final_analysis, [&out](const json& data, const Path& dp) {
-    Reader d(data, dp);
-    d("finalAnalysis", out.final_analysis);
-    d("json", out.json);
-    d.skip("activities");
-    d.skip("sources");
+/// The members of a v1 job's status answer around its own: `status` (required), `success`,
+/// `expiresAt`, `error`; the job's own members are read by `own(io, out)`.
+template <class T, class Own>
+void v1_job_fields(Reader& io, T& out, Own own) {
+  io("success", out.success);
+  io("status", out.status, kRequired);
+  own(io, out);
+  io("expiresAt", out.expires_at);
+  io("error", out.error);
+  io.extras(out.extras);
+}
+
+void fields(Reader& io, v1::DeepResearchResult& out) {
+  v1_job_fields(io, out, [](Reader& r, v1::DeepResearchResult& d) {
+    // `data` repeats the activities and sources of the top level; its own members are the
+    // analysis.
+    r.custom("data", d.final_analysis, [&d](const json& data, const Path& dp) {
+      Reader analysis(data, dp);
+      analysis("finalAnalysis", d.final_analysis);
+      analysis("json", d.json);
+      analysis.skip("activities");
+      analysis.skip("sources");
+    });
+    r("activities", d.activities);
+    r("sources", d.sources);
+    r("summaries", d.summaries);
+    r("currentDepth", d.current_depth);
+    r("maxDepth", d.max_depth);
   });
-  r.each("activities", out.activities, decode_research_activity);
-  r.each("sources", out.sources, decode_research_source);
-  r("summaries", out.summaries);
-  r("currentDepth", out.current_depth);
-  r("maxDepth", out.max_depth);
-  r("expiresAt", out.expires_at);
-  r("error", out.error);
-  r.rest(out.extras);
-  return out;
 }
 
-v1::LlmsTxtResult decode_llms_txt(const json& j) {
-  v1::LlmsTxtResult out;
-  const Path p = Path{}.collecting(out.diagnostics);
-  Reader r(j, p);
-  r("success", out.success);
-  r.req("status", out.status);
-  r.custom("data", out.llmstxt, [&out](const json& data, const Path& dp) {
-    Reader d(data, dp);
-    d("llmstxt", out.llmstxt);
-    d("llmsfulltxt", out.llmsfulltxt);
+void fields(Reader& io, v1::LlmsTxtResult& out) {
+  v1_job_fields(io, out, [](Reader& r, v1::LlmsTxtResult& l) {
+    r.custom("data", l.llmstxt, [&l](const json& data, const Path& dp) {
+      Reader text(data, dp);
+      text("llmstxt", l.llmstxt);
+      text("llmsfulltxt", l.llmsfulltxt);
+    });
   });
-  r("expiresAt", out.expires_at);
-  r("error", out.error);
-  r.rest(out.extras);
-  return out;
 }
 
-/// Polls `status(id)` until it leaves "processing", within `policy.max_wait` and the call's
-/// deadline, on the client's clock.
+WEBDATA_ANSWER_CODEC(v1::V1JobStarted)
+WEBDATA_ANSWER_CODEC(v1::ResearchActivity)
+WEBDATA_ANSWER_CODEC(v1::ResearchSource)
+WEBDATA_ANSWER_CODEC(v1::DeepResearchResult)
+WEBDATA_ANSWER_CODEC(v1::LlmsTxtResult)
+
+namespace {
+
+/// Starts a v1 job: POST `body` to `target`, its answer the job's id.
+Result<v1::V1JobStarted> start_v1_job(const ClientCore& core, std::string target,
+                                      const json& body, const CallOptions& options,
+                                      const char* what) {
+  return call_for<v1::V1JobStarted>(core, post(std::move(target), body), options, what);
+}
+
+/// Waits for a started v1 job: polls `status(id)` until it leaves "processing", within
+/// `policy.max_wait` and the call's deadline, on the client's clock.
 template <class T, class Status>
-Result<T> v1job_wait(const ClientCore& core, const std::string& id, const std::string& what,
-                     const PollingPolicy& policy, const CallOptions& options, Status status) {
-  Deadline deadline = core.deadline_for(options);
-  if (policy.max_wait) {
-    const auto end = core.clock().now() + *policy.max_wait;
-    deadline = deadline ? std::min(*deadline, end) : end;
-  }
-  for (;;) {
-    Result<T> current = status(id);
-    if (!current.ok() || current->done()) return current;
-    if (auto stop = pause_between_polls(core, policy, policy.cancel, deadline, what + " " + id)) {
-      return *stop;
-    }
-  }
+Result<T> wait_v1_job(const ClientCore& core, const Result<v1::V1JobStarted>& job,
+                      const std::string& what, const PollingPolicy& policy,
+                      const CallOptions& options, Status status) {
+  if (!job.ok()) return job.error();
+  return poll_until<T>(
+      core, policy, wait_deadline(core, policy, options), what + " " + job->id,
+      [&] { return status(job->id, options); }, [](const T& current) { return current.done(); });
 }
 
 }  // namespace
@@ -151,49 +139,43 @@ namespace v1 {
 
 Result<V1JobStarted> Client::start_deep_research(const DeepResearchRequest& request,
                                                  const CallOptions& options) const {
-  return detail::call_and_decode<V1JobStarted>(
-      *core_, detail::v1job_post("/v1/deep-research", detail::encode_deep_research(request)),
-      options, "deep research start", detail::decode_v1_job_started);
+  return detail::start_v1_job(*core_, "/v1/deep-research", detail::encode_deep_research(request),
+                              options, "deep research start");
 }
 
 Result<DeepResearchResult> Client::deep_research_status(const std::string& id,
                                                         const CallOptions& options) const {
-  return detail::call_and_decode<DeepResearchResult>(
+  return detail::call_for<DeepResearchResult>(
       *core_, detail::get("/v1/deep-research/" + detail::escape_segment(id)), options,
-      "deep research status", detail::decode_deep_research);
+      "deep research status");
 }
 
 Result<DeepResearchResult> Client::deep_research(const DeepResearchRequest& request,
                                                  const PollingPolicy& policy,
                                                  const CallOptions& options) const {
-  auto job = start_deep_research(request, options);
-  if (!job.ok()) return job.error();
-  return detail::v1job_wait<DeepResearchResult>(
-      *core_, job->id, "deep research job", policy, options,
-      [&](const std::string& id) { return deep_research_status(id, options); });
+  return detail::wait_v1_job<DeepResearchResult>(
+      *core_, start_deep_research(request, options), "deep research job", policy, options,
+      [this](const std::string& id, const CallOptions& o) { return deep_research_status(id, o); });
 }
 
 Result<V1JobStarted> Client::start_llms_txt(const LlmsTxtRequest& request,
                                             const CallOptions& options) const {
-  return detail::call_and_decode<V1JobStarted>(
-      *core_, detail::v1job_post("/v1/llmstxt", detail::encode_llms_txt(request)), options,
-      "llms.txt start", detail::decode_v1_job_started);
+  return detail::start_v1_job(*core_, "/v1/llmstxt", detail::encode_llms_txt(request), options,
+                              "llms.txt start");
 }
 
 Result<LlmsTxtResult> Client::llms_txt_status(const std::string& id,
                                               const CallOptions& options) const {
-  return detail::call_and_decode<LlmsTxtResult>(
+  return detail::call_for<LlmsTxtResult>(
       *core_, detail::get("/v1/llmstxt/" + detail::escape_segment(id)), options,
-      "llms.txt status", detail::decode_llms_txt);
+      "llms.txt status");
 }
 
 Result<LlmsTxtResult> Client::llms_txt(const LlmsTxtRequest& request, const PollingPolicy& policy,
                                        const CallOptions& options) const {
-  auto job = start_llms_txt(request, options);
-  if (!job.ok()) return job.error();
-  return detail::v1job_wait<LlmsTxtResult>(
-      *core_, job->id, "llms.txt job", policy, options,
-      [&](const std::string& id) { return llms_txt_status(id, options); });
+  return detail::wait_v1_job<LlmsTxtResult>(
+      *core_, start_llms_txt(request, options), "llms.txt job", policy, options,
+      [this](const std::string& id, const CallOptions& o) { return llms_txt_status(id, o); });
 }
 
 }  // namespace v1

@@ -24,6 +24,20 @@ std::optional<Error> pause_between_polls(const ClientCore& core, const PollingPo
                                          const CancellationToken& cancel, Deadline deadline,
                                          const std::string& what);
 
+/// Asks `status()` again, `policy.interval` apart on the client's clock, until its answer is an
+/// error or `done(answer)`: kTimeout at `deadline` (`wait_deadline`), kCancelled when the
+/// policy's token fires; `what` names the job in those errors. The waits of the jobs without
+/// documents (extract, the v1 jobs, a monitor's check) are this loop.
+template <class T, class Status, class Done>
+Result<T> poll_until(const ClientCore& core, const PollingPolicy& policy, Deadline deadline,
+                     const std::string& what, Status status, Done done) {
+  for (;;) {
+    Result<T> current = status();
+    if (!current.ok() || done(*current)) return current;
+    if (auto stop = pause_between_polls(core, policy, policy.cancel, deadline, what)) return *stop;
+  }
+}
+
 /// What identifies a document across status answers: its `metadata.scrapeId`, else its JSON.
 std::string document_key(const Document& doc);
 

@@ -45,15 +45,12 @@ TEST_CASE("Client monitors: create, list, get, update, run, checks, delete",
   auto queued = client.run_monitor(id);
   REQUIRE(queued.ok());
   CHECK(queued->trigger == "manual");
-  webdata::MonitorCheck check;
-  REQUIRE(webdata::testing::eventually(
-      [&] {
-        auto got = client.monitor_check(id, queued->id);
-        if (!got.ok()) return false;
-        check = *got;
-        return check.finished();
-      },
-      20s));
+  webdata::PollingPolicy policy;
+  policy.interval = 50ms;
+  policy.max_wait = 20s;
+  auto waited = client.wait_monitor_check(id, queued->id, policy);
+  REQUIRE(waited.ok());
+  const webdata::MonitorCheck& check = *waited;
   CHECK(check.status == "completed");
   CHECK(check.summary.total_pages == 2);
   CHECK(check.summary.added == 2);

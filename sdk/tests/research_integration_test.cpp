@@ -63,12 +63,24 @@ TEST_CASE("research: GitHub slice, developer search, feedback and support ask th
   webdata::FeedbackRequest fb;
   fb.rating = "good";
   fb.valuable_sources = {"https://docs.example.test/"};
-  const auto receipt = client.search_feedback("0e8b1f5e-8c1d-4b35-9a0e-1c7d3f0a2b44", fb);
+  // Feedback names a search the mock answered this team (its `id`).
+  const auto searched = client.search("webhooks");
+  REQUIRE(searched.ok());
+  REQUIRE(searched->id.has_value());
+  const auto receipt = client.search_feedback(*searched->id, fb);
   REQUIRE(receipt.ok());
   CHECK_FALSE(receipt->feedback_id.empty());
-  const auto again = client.search_feedback("0e8b1f5e-8c1d-4b35-9a0e-1c7d3f0a2b44", fb);
+  const auto again = client.search_feedback(*searched->id, fb);
   REQUIRE(again.ok());
   CHECK(again->already_submitted);
+  const auto never_made = client.search_feedback("0e8b1f5e-8c1d-4b35-9a0e-1c7d3f0a2b44", fb);
+  REQUIRE_FALSE(never_made.ok());
+  CHECK(never_made.error().http_status == 404);
+  webdata::FeedbackRequest bare;
+  bare.rating = "good";  // a good rating without a valuable source
+  const auto refused_rating = client.search_feedback(*searched->id, bare);
+  REQUIRE_FALSE(refused_rating.ok());
+  CHECK(refused_rating.error().http_status == 400);
   fb.endpoint = "scrape";
   fb.job_id = "0e8b1f5e-8c1d-4b35-9a0e-1c7d3f0a2b44";  // no such scrape
   const auto refused = client.feedback(fb);

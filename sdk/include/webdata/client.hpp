@@ -138,7 +138,7 @@ class Client : public BasicClient<detail::ApiV2> {
                                  const CallOptions& options = {}) const;
   /// DELETE /v2/monitor/{id}: true once deleted.
   Result<bool> delete_monitor(const std::string& id, const CallOptions& options = {}) const;
-  /// POST /v2/monitor/{id}/run: a check queued now; poll it with `monitor_check`.
+  /// POST /v2/monitor/{id}/run: a check queued now; wait for it with `wait_monitor_check`.
   Result<MonitorCheck> run_monitor(const std::string& id, const CallOptions& options = {}) const;
   /// GET /v2/monitor/{id}/checks: the monitor's checks, newest first (without their pages).
   Result<std::vector<MonitorCheck>> monitor_checks(const std::string& id,
@@ -149,6 +149,15 @@ class Client : public BasicClient<detail::ApiV2> {
   Result<MonitorCheck> monitor_check(const std::string& id, const std::string& check_id,
                                      const MonitorCheckOptions& query = {},
                                      const CallOptions& options = {}) const;
+  /// Waits for a check to finish (`MonitorCheck::finished()`): polls it `policy.interval` apart
+  /// on the client's clock, within `policy.max_wait` and the call's deadline (kTimeout) unless
+  /// `policy.cancel` fires (kCancelled); then the check with all its pages (every `next` read).
+  ///
+  ///     auto queued = client.run_monitor(id).value();
+  ///     auto check = client.wait_monitor_check(id, queued.id).value();  // check.pages
+  Result<MonitorCheck> wait_monitor_check(const std::string& id, const std::string& check_id,
+                                          const PollingPolicy& policy = {},
+                                          const CallOptions& options = {}) const;
 
   // ---- Research, developer search, feedback, support ask (sdk/src/client_research.cpp).
 

@@ -6,9 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "webdata/json.hpp"
+
 // The research paper index, its GitHub slice, developer search, feedback and support ask (v2):
 // Client::search_papers, get_paper, read_paper, similar_papers, search_github,
 // developer_search, feedback, search_feedback, support_ask (docs/reference/research.md).
+// Answers are read tolerantly: each model and item keeps the members this SDK does not know in
+// `extras`, and the answer's `diagnostics` name the members that did not have their type.
 
 namespace webdata {
 
@@ -34,6 +38,7 @@ struct PaperSignals {
   double semantic = 0;
   double article_rank = 0;
   double seed_overlap = 0;
+  Extras extras;
 };
 
 struct PaperResult {
@@ -44,6 +49,7 @@ struct PaperResult {
   std::string abstract;
   double score = 0;
   std::optional<PaperSignals> signals;  ///< on related papers
+  Extras extras;
 };
 
 struct PaperMetadata {
@@ -55,15 +61,19 @@ struct PaperMetadata {
   std::vector<std::string> categories;
   std::optional<std::string> created_date;
   std::optional<std::string> update_date;
+  Extras extras;
 };
 
 struct PaperPassage {
   std::string text;
   double score = 0;
+  Extras extras;
 };
 
 struct PaperSearch {
   std::vector<PaperResult> results;
+  Extras extras;
+  Diagnostics diagnostics;
 };
 
 /// A paper's metadata; with a question (read_paper), the passages that answer it.
@@ -71,13 +81,17 @@ struct Paper {
   PaperMetadata paper;
   std::optional<std::string> query;
   std::vector<PaperPassage> passages;
+  Extras extras;
+  Diagnostics diagnostics;
 };
 
 struct SimilarPapers {
   std::vector<PaperResult> results;
-  std::int64_t pool_size = 0;
+  long long pool_size = 0;
   bool truncated = false;
   std::optional<std::string> note;
+  Extras extras;
+  Diagnostics diagnostics;
 };
 
 struct GithubSearchItem {
@@ -85,15 +99,18 @@ struct GithubSearchItem {
   std::string repo;
   std::string url;
   std::optional<std::string> page_type;  ///< issue | pull
-  std::optional<std::int64_t> number;
+  std::optional<long long> number;
   std::string snippet;
   std::optional<std::string> content_md;
+  Extras extras;
 };
 
 struct GithubSearch {
   std::vector<GithubSearchItem> results;
   std::vector<std::string> warnings;
   std::optional<std::string> replacement;
+  Extras extras;
+  Diagnostics diagnostics;
 };
 
 struct DeveloperSearchRequest {
@@ -115,6 +132,7 @@ struct DeveloperSearchRequest {
 struct DeveloperPassage {
   std::string text;
   std::optional<std::string> citation_url;
+  Extras extras;
 };
 
 struct DeveloperResult {
@@ -124,10 +142,13 @@ struct DeveloperResult {
   std::vector<DeveloperPassage> passages;
   std::optional<std::string> license_state;  ///< licensed | known_absent | unknown
   std::optional<std::string> license_spdx;
+  Extras extras;
 };
 
 struct DeveloperSearch {
   std::vector<DeveloperResult> results;
+  Extras extras;
+  Diagnostics diagnostics;
 };
 
 /// Feedback on a job (`endpoint`: search | scrape | parse | map); for search_feedback the
@@ -146,9 +167,11 @@ struct FeedbackRequest {
 
 struct FeedbackReceipt {
   std::string feedback_id;
-  std::int64_t credits_refunded = 0;
+  long long credits_refunded = 0;
   bool already_submitted = false;
   std::optional<std::string> warning;
+  Extras extras;
+  Diagnostics diagnostics;
 };
 
 struct SupportAnswer {
@@ -156,7 +179,9 @@ struct SupportAnswer {
   std::optional<std::string> job_id;
   std::optional<std::string> job_type;  ///< crawl | batch_scrape | scrape
   std::optional<std::string> status;
-  std::vector<std::string> sources;  ///< URLs
+  std::vector<std::string> sources;  ///< URLs (`sources[].url`)
+  Extras extras;
+  Diagnostics diagnostics;
 };
 
 }  // namespace webdata
