@@ -171,6 +171,9 @@ http::Response parsed_answer(Services& s, ApiCall& call, scrape::Outcome& outcom
   }
   json& metadata = outcome.document["metadata"];
   metadata["sourceURL"] = filename;
+  if (const auto id = metadata.find("scrapeId"); id != metadata.end() && id->is_string()) {
+    s.feedback.issue(call.team.id, "parse", id->get<std::string>(), s.clock.now());
+  }
   return http::Response::json(200, json{{"success", true}, {"data", outcome.document}});
 }
 

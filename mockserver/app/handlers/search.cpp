@@ -198,7 +198,10 @@ http::Response search_answer(Services& s, ApiCall& call, const requests::SearchR
   // --inject-fault baseline-fields: without the fields the Aug-2025 build did not send.
   const bool baseline = s.config.has_fault("baseline-fields");
   json body = {{"success", true}, {"data", std::move(results)}};
-  if (!baseline) body["id"] = uuid4();
+  if (!baseline) {
+    body["id"] = uuid4();
+    s.feedback.issue(call.team.id, "search", body["id"].get<std::string>(), s.clock.now());
+  }
   if (v2 || !baseline) body["creditsUsed"] = credits;
   if (v2 ? !baseline : !warning.is_null()) body["warning"] = warning;
   return http::Response::json(200, body);

@@ -296,3 +296,17 @@ TEST_CASE("parse: the team must afford the document", "[surface][parse]") {
                                 {{"Content-Type", kMultipart}});
   CHECK(ok.status == 200);
 }
+
+TEST_CASE("parse: feedback may name the parse's scrapeId, and no other id", "[surface][parse]") {
+  ParseApi t;
+  const auto r = t.parse({{"file", "report.html", "text/html", kHtml}});
+  REQUIRE(r.status == 200);
+  const std::string id = r.body["data"]["metadata"]["scrapeId"];
+  const json feedback = {{"endpoint", "parse"}, {"jobId", id}, {"rating", "good"}};
+  CHECK(t.api.post("/v2/feedback", feedback).status == 200);
+  json unknown = feedback;
+  unknown["jobId"] = "5b0c7c8e-1d2f-4a3b-9c4d-5e6f7a8b9c0d";
+  const auto refused = t.api.post("/v2/feedback", unknown);
+  CHECK(refused.status == 404);
+  CHECK(refused.body["feedbackErrorCode"] == "JOB_NOT_FOUND");
+}

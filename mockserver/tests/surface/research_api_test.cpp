@@ -146,10 +146,36 @@ TEST_CASE("feedback: stored per team, repeated feedback is not stored twice, adm
   CHECK(b.post("/v2/feedback", body).status == 404);  // another team's scrape
   CHECK(a.post("/v2/feedback", {{"endpoint", "crawl"}, {"jobId", id}, {"rating", "bad"}}).status ==
         400);
-  const auto search = b.post("/v2/search/" + id + "/feedback",
-                             {{"rating", "good"}, {"valuableSources", {{{"url", "https://a.test"}}}}});
-  REQUIRE(search.status == 200);
-  CHECK(b.post("/v2/search/not-an-id/feedback", {{"rating", "good"}}).status == 404);
+  // A search's feedback names the id of one of the team's searches.
+  const auto searched = b.post("/v2/search", {{"query", "hello"}});
+  REQUIRE(searched.status == 200);
+  const std::string search_id = searched.body["id"];
+  const json good = {{"rating", "good"}, {"valuableSources", {{{"url", "https://a.test"}}}}};
+  const auto not_issued = b.post("/v2/search/" + id + "/feedback", good);  // a scrape's id
+  CHECK(not_issued.status == 404);
+  CHECK(not_issued.body["feedbackErrorCode"] == "SEARCH_NOT_FOUND");
+  CHECK(a.post("/v2/search/" + search_id + "/feedback", good).status == 404);  // b's search
+  CHECK(b.post("/v2/search/not-an-id/feedback", good).status == 404);
+  // Each rating needs its evidence: good a valuable source, partial a source or missing
+  // content, bad missing content or a query suggestion.
+  for (const json& lacking : {json{{"rating", "good"}},
+                              json{{"rating", "good"}, {"missingContent", {{{"topic", "t"}}}}},
+                              json{{"rating", "partial"}, {"querySuggestions", "q"}},
+                              json{{"rating", "bad"}, {"valuableSources", {{{"url", "https://a.test"}}}}}}) {
+    const auto refused = b.post("/v2/search/" + search_id + "/feedback", lacking);
+    CHECK(refused.status == 400);
+    CHECK(refused.body["feedbackErrorCode"] == "INVALID_BODY");
+    check_schema("common/error", refused.body);
+  }
+  CHECK(b.post("/v2/search/" + search_id + "/feedback",
+               {{"rating", "bad"}, {"querySuggestions", "try 'kettle'"}})
+            .status == 200);
+  const auto again_search = b.post("/v2/search/" + search_id + "/feedback", good);
+  REQUIRE(again_search.status == 200);
+  CHECK(again_search.body["alreadySubmitted"] == true);
+  // A scrape's feedback with a good rating needs no source.
+  CHECK(a.post("/v2/feedback", {{"endpoint", "scrape"}, {"jobId", id}, {"rating", "good"}}).status ==
+        200);
   const auto listed = admin.get("/__admin/feedback");
   REQUIRE(listed.status == 200);
   REQUIRE(listed.body["feedback"].size() == 2);
