@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The official-client compatibility test (ctest -R "official clients"): installs the pinned
 # official JavaScript SDK, CLI and MCP server (package-lock.json) with npm into WORK_DIR in the
-# build tree, starts the mock and runs check.mjs (SDK, CLI) and mcp.mjs (MCP server) against
-# it. Skipped (exit 77) only when node is missing.
+# build tree, starts the mock and runs check.mjs (SDK, CLI: every command of it, each CLI
+# process preloading cli-guard.cjs) and mcp.mjs (MCP server) against it. Skipped (exit 77) only
+# when node is missing.
 # Usage: run.sh MOCK_BINARY WORK_DIR
 set -euo pipefail
 
@@ -33,7 +34,7 @@ if ! cmp -s "$here/package-lock.json" "$work/package-lock.json" || [ ! -d "$work
     exit 1
   fi
 fi
-cp "$here/check.mjs" "$here/mcp.mjs" "$work/"
+cp "$here/check.mjs" "$here/cli-guard.cjs" "$here/mcp.mjs" "$work/"
 
 ready="$work/mock.ready"
 pid_file="$work/mock.pid"
