@@ -87,13 +87,18 @@ cmd_demo() {
 }
 
 cmd_test() {
+  # Like demo, the command reports its time split, so the build-and-test budget
+  # (docs/performance.md) can be checked on any machine.
+  local t_start=$SECONDS t_setup t_build t_tests
   step "setup"
   bash "$root/scripts/setup.sh"
   # Real WireMock (Java 17 + npm package) for the fixture compatibility test.
   bash "$root/scripts/setup-wiremock.sh"
+  t_setup=$SECONDS
   build="$test_build"
   configure_and_build -DWEBDATA_BUILD_TESTS=ON -DWEBDATA_SANITIZE=address,undefined \
     "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-Og -g1 -DNDEBUG"
+  t_build=$SECONDS
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}"
   export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
   step "tests"
@@ -109,9 +114,11 @@ cmd_test() {
   fi
   failed="$(sed -E 's/.*tests passed, ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<<"$line")"
   total="$(sed -E 's/.*tests passed, ([0-9]+) tests? failed out of ([0-9]+).*/\2/' <<<"$line")"
+  t_tests=$SECONDS
   echo "$((total - failed)) passed, $failed failed"
   [ "$failed" -eq 0 ] && [ "$total" -gt 0 ] || exit 1
   test_tsan
+  echo "test took $(duration $((SECONDS - t_start))): setup $(duration $((t_setup - t_start))), configure and build $(duration $((t_build - t_setup))), tests $(duration $((t_tests - t_build))), ThreadSanitizer $(duration $((SECONDS - t_tests)))"
 }
 
 # The concurrency tests again under ThreadSanitizer, in their own build (build-tsan/, only the
