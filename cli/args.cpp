@@ -117,6 +117,8 @@ const std::vector<OptionSpec>& command_options() {
       {"ttl", "SECONDS", "the session lives at most this long (30..3600, default 600)"},
       {"activity-ttl", "SECONDS", "the session ends this long after its last command (default 300)"},
       {"language", "LANG", "bash (default for browser execute), node or python"},
+      {"profile", "NAME", "start from the team's named browser profile, and save the session into it"},
+      {"no-save-changes", "", "with --profile: read the profile, leave it as it was"},
       {"code", "CODE", "run this code instead of a prompt"},
       {"stop", "", "end the scrape's interaction session"},
   };
@@ -263,10 +265,11 @@ std::vector<CommandSpec> service_commands() {
         {"max-wait", ""},
         {"poll-interval", ""}}},
       {"browser", "create|list|execute|delete ...", "browser sessions driven by code",
-       "webdata browser create [--ttl S] [--activity-ttl S]; webdata browser list [active|destroyed];\n"
+       "webdata browser create [--ttl S] [--activity-ttl S] [--profile NAME [--no-save-changes]];\n"
+       "webdata browser list [active|destroyed];\n"
        "webdata browser execute ID CODE... [--language L]; webdata browser delete ID.\n"
        "Code that fails exits 5 with its stderr on stderr.",
-       {{"ttl", ""}, {"activity-ttl", ""}, {"language", ""}}},
+       {{"ttl", ""}, {"activity-ttl", ""}, {"profile", ""}, {"no-save-changes", ""}, {"language", ""}}},
       {"interact", "SCRAPE_ID [PROMPT...]", "a prompt or code on the page of an earlier scrape",
        "Acts on the page of the scrape (its metadata.scrapeId); --stop ends the session.",
        {{"code", ""}, {"language", ""}, {"stop", ""}}},

@@ -1828,6 +1828,7 @@ int cmd_browser(Context& c) {
     BrowserRequest req;
     if (auto ttl = a.integer("ttl", 30, 3600)) req.ttl = *ttl;
     if (auto idle = a.integer("activity-ttl", 10, 3600)) req.activity_ttl = *idle;
+    if (auto profile = a.value("profile")) req.profile = BrowserProfile{*profile, !a.flag("no-save-changes")};
     auto res = client.create_browser(req);
     if (!res.ok()) return fail(c, res.error());
     if (c.json) {

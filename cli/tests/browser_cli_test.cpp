@@ -48,6 +48,31 @@ TEST_CASE("webdata browser creates, lists, executes on and deletes a session", "
   CHECK(browser_cli(mock, {"browser", "fly"}).exit_code == 2);
 }
 
+TEST_CASE("webdata browser create --profile resumes where the profile's last session ended",
+          "[browser]") {
+  SpawnedMock mock(WEBDATA_MOCK_EXE, {});
+  const auto session = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"browser", "create", "--json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto created = browser_cli(mock, args);
+    REQUIRE(created.exit_code == 0);
+    return json::parse(created.out)["id"].get<std::string>();
+  };
+  std::string id = session({"--profile", "docs"});
+  CHECK(browser_cli(mock, {"browser", "execute", id, "open", "https://pages-5.synthetic.test/"})
+            .exit_code == 0);
+  REQUIRE(browser_cli(mock, {"browser", "delete", id}).exit_code == 0);
+  id = session({"--profile", "docs", "--no-save-changes"});
+  CHECK(browser_cli(mock, {"browser", "execute", id, "get url"}).out ==
+        "https://pages-5.synthetic.test/\n");
+  CHECK(browser_cli(mock, {"browser", "execute", id, "open", "https://pages-6.synthetic.test/"})
+            .exit_code == 0);
+  REQUIRE(browser_cli(mock, {"browser", "delete", id}).exit_code == 0);
+  id = session({"--profile", "docs"});
+  CHECK(browser_cli(mock, {"browser", "execute", id, "get url"}).out ==
+        "https://pages-5.synthetic.test/\n");
+}
+
 TEST_CASE("webdata interact acts on a scrape's page and stops", "[browser]") {
   SpawnedMock mock(WEBDATA_MOCK_EXE, {});
   auto scraped = browser_cli(mock, {"scrape", "https://pages-5.synthetic.test/", "--json"});

@@ -453,13 +453,20 @@ struct SupportAskRequest {
 nlohmann::json query_body(const std::string& schema,
                           const std::vector<std::pair<std::string, std::string>>& params);
 
+/// A browser session's named profile: the state it starts from and, with `save_changes`, keeps
+/// when it ends.
+struct BrowserProfile {
+  std::string name;
+  bool save_changes = false;
+};
+
 /// POST /v2/browser: a browser session (docs/reference/browser.md).
 struct BrowserRequest {
   Version version = Version::v2;
   std::int64_t ttl = 600;           ///< seconds the session lives at most
   std::int64_t activity_ttl = 300;  ///< seconds it lives without an execute
   bool stream_web_view = false;
-  std::optional<nlohmann::json> profile;  ///< reported back nowhere; no effect
+  std::optional<BrowserProfile> profile;
   std::optional<std::string> origin;
   std::optional<std::string> integration;
 };

@@ -377,6 +377,12 @@ struct Shape<SupportAskRequest> {
 };
 
 template <>
+struct Shape<BrowserProfile> {
+  static constexpr auto fields = std::make_tuple(field("name", &BrowserProfile::name),
+                                                 field("saveChanges", &BrowserProfile::save_changes));
+};
+
+template <>
 struct Shape<BrowserRequest> {
   using P = BrowserRequest;
   static constexpr auto fields = std::make_tuple(

@@ -23,18 +23,24 @@ std::int64_t credits_for(system_clock::duration lived) {
 BrowserSessions::BrowserSessions(const web::VirtualWeb& web, const Clock& clock, Bill bill)
     : web_(web), clock_(clock), bill_(std::move(bill)) {}
 
-BrowserSession BrowserSessions::create(const std::string& team_id, std::chrono::seconds ttl,
-                                       std::chrono::seconds activity_ttl, bool stream_web_view) {
+BrowserSession BrowserSessions::create(const std::string& team_id,
+                                       const BrowserSessionOptions& options) {
   BrowserSession session;
   session.id = uuid4();
   session.team_id = team_id;
   session.created_at = clock_.now();
   session.last_activity = session.created_at;
-  session.expires_at = session.created_at + ttl;
-  session.activity_ttl = activity_ttl;
-  session.stream_web_view = stream_web_view;
+  session.expires_at = session.created_at + options.ttl;
+  session.activity_ttl = options.activity_ttl;
+  session.stream_web_view = options.stream_web_view;
+  session.profile = options.profile;
+  session.save_profile = options.profile && options.save_profile;
   const std::lock_guard<std::mutex> lock(mutex_);
   expire_locked(session.created_at);
+  if (session.profile) {
+    const auto saved = profiles_.find(team_id + "/" + *session.profile);
+    if (saved != profiles_.end()) session.page = saved->second;
+  }
   sessions_[session.id] = session;
   return session;
 }
@@ -44,6 +50,9 @@ void BrowserSessions::end_locked(BrowserSession& session, system_clock::time_poi
   session.destroyed = true;
   session.ended_at = std::max(at, session.created_at);
   session.credits_billed = credits_for(session.ended_at - session.created_at);
+  if (session.save_profile && session.page) {
+    profiles_[session.team_id + "/" + *session.profile] = *session.page;
+  }
   session.page.reset();
   if (bill_) bill_(session.team_id, session.credits_billed);
   if (!session.scrape_id.empty()) by_scrape_.erase(session.team_id + "/" + session.scrape_id);
@@ -128,8 +137,10 @@ BrowserSession BrowserSessions::interact_session(const std::string& scrape_id,
   if (auto live = interact_id(scrape_id, team_id)) {
     if (auto found = find(*live, team_id); found && !found->destroyed) return *found;
   }
-  BrowserSession session = create(team_id, std::chrono::minutes(10), std::chrono::minutes(5),
-                                  false);
+  BrowserSessionOptions options;  // an interactive session lives 10 minutes, 5 of them idle
+  options.ttl = std::chrono::minutes(10);
+  options.activity_ttl = std::chrono::minutes(5);
+  BrowserSession session = create(team_id, options);
   auto page = open(url);
   const std::lock_guard<std::mutex> lock(mutex_);
   auto& kept = sessions_[session.id];
@@ -160,6 +171,7 @@ void BrowserSessions::clear() {
   const std::lock_guard<std::mutex> lock(mutex_);
   sessions_.clear();
   by_scrape_.clear();
+  profiles_.clear();
 }
 
 }  // namespace webdata::mock::scrape

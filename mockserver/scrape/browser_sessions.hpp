@@ -17,7 +17,8 @@
 // scrape (POST /v2/scrape/{id}/interact); docs/reference/browser.md. A session holds one page of
 // the virtual web; code and prompts become the scrape pipeline's actions (formats::ActionRunner)
 // run on it. Time is the mock's clock: a session ends at its ttl, or activityTtl after its last
-// execute, when next looked at. Thread-safe.
+// execute, when next looked at. A session made with a named profile starts on the page the team's
+// profile holds; one with saveChanges puts its page back there when it ends. Thread-safe.
 
 namespace webdata::mock::scrape {
 
@@ -42,6 +43,15 @@ BrowserRun run_browser_prompt(const std::string& prompt, std::optional<content::
 /// The page in words: its title, URL and the start of its markdown (an interact prompt's answer).
 std::string describe_page(const content::Page& page);
 
+/// What a new browser session is made with.
+struct BrowserSessionOptions {
+  std::chrono::seconds ttl{600};
+  std::chrono::seconds activity_ttl{300};
+  bool stream_web_view = false;
+  std::optional<std::string> profile;  ///< the team's named profile it starts from
+  bool save_profile = false;           ///< whether its page goes back to the profile at its end
+};
+
 struct BrowserSession {
   std::string id;
   std::string team_id;
@@ -55,6 +65,8 @@ struct BrowserSession {
   std::chrono::system_clock::time_point ended_at;
   std::int64_t credits_billed = 0;
   std::optional<content::Page> page;
+  std::optional<std::string> profile;
+  bool save_profile = false;
 };
 
 class BrowserSessions {
@@ -65,8 +77,10 @@ class BrowserSessions {
 
   static constexpr std::int64_t kCreditsPerMinute = 2;
 
-  BrowserSession create(const std::string& team_id, std::chrono::seconds ttl,
-                        std::chrono::seconds activity_ttl, bool stream_web_view);
+  /// A new session of `team_id`; with a profile the team saved, it starts on the profile's page
+  /// (as the session that saved it left it).
+  BrowserSession create(const std::string& team_id, const BrowserSessionOptions& options);
+
   /// The session `id` of `team_id` (ended ones too: `destroyed`); nullopt for another team's.
   std::optional<BrowserSession> find(const std::string& id, const std::string& team_id);
   /// The session `id` whatever its team: for the session's own URLs (live view, CDP), whose
@@ -103,6 +117,7 @@ class BrowserSessions {
   mutable std::mutex mutex_;
   std::map<std::string, BrowserSession> sessions_;
   std::map<std::string, std::string> by_scrape_;  ///< team + "/" + scrape id -> session id
+  std::map<std::string, content::Page> profiles_;  ///< team + "/" + profile name -> its page
 };
 
 }  // namespace webdata::mock::scrape

@@ -59,6 +59,10 @@ Result<BrowserSession> Client::create_browser(const BrowserRequest& request,
   if (request.ttl) body["ttl"] = *request.ttl;
   if (request.activity_ttl) body["activityTtl"] = *request.activity_ttl;
   if (request.stream_web_view) body["streamWebView"] = *request.stream_web_view;
+  if (request.profile) {
+    body["profile"] = {{"name", request.profile->name}};
+    if (request.profile->save_changes) body["profile"]["saveChanges"] = *request.profile->save_changes;
+  }
   if (request.origin) body["origin"] = *request.origin;
   if (request.integration) body["integration"] = *request.integration;
   return detail::call_for<BrowserSession>(*core_, detail::post("/v2/browser", body), options,

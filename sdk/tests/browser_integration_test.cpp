@@ -37,6 +37,23 @@ TEST_CASE("Client browser sessions: create, execute, list, delete", "[integratio
   auto gone = client.browser_execute(session->id, code);
   REQUIRE_FALSE(gone.ok());
   CHECK(gone.error().http_status == 410);
+  // A profile saved by one session is where the next one starts.
+  webdata::BrowserRequest saving;
+  saving.profile = webdata::BrowserProfile{"work", true};
+  auto first = client.create_browser(saving);
+  REQUIRE(first.ok());
+  REQUIRE(client.browser_execute(first->id, code).ok());
+  REQUIRE(client.delete_browser(first->id).ok());
+  webdata::BrowserRequest reading;
+  reading.profile = webdata::BrowserProfile{"work", std::nullopt};
+  auto second = client.create_browser(reading);
+  REQUIRE(second.ok());
+  webdata::BrowserExecuteRequest where;
+  where.code = "get url";
+  auto resumed = client.browser_execute(second->id, where);
+  REQUIRE(resumed.ok());
+  CHECK(resumed->result == "https://pages-5.synthetic.test/");
+  REQUIRE(client.delete_browser(second->id).ok());
   auto unknown = client.delete_browser("no-such-session");
   REQUIRE_FALSE(unknown.ok());
   CHECK(unknown.error().http_status == 404);

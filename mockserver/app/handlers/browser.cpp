@@ -25,9 +25,15 @@ void add_urls(Services& s, const ApiCall& call, const scrape::BrowserSession& se
 }
 
 http::Response create_browser(Services& s, ApiCall& call, const requests::BrowserRequest& r) {
-  const auto session = s.browsers->create(call.team.id, std::chrono::seconds(r.ttl),
-                                          std::chrono::seconds(r.activity_ttl),
-                                          r.stream_web_view);
+  scrape::BrowserSessionOptions options;
+  options.ttl = std::chrono::seconds(r.ttl);
+  options.activity_ttl = std::chrono::seconds(r.activity_ttl);
+  options.stream_web_view = r.stream_web_view;
+  if (r.profile) {
+    options.profile = r.profile->name;
+    options.save_profile = r.profile->save_changes;
+  }
+  const auto session = s.browsers->create(call.team.id, options);
   json out = {{"success", true}, {"id", session.id}};
   add_urls(s, call, session, out);
   out["expiresAt"] = iso8601(session.expires_at);

@@ -92,6 +92,35 @@ TEST_CASE_METHOD(Browsers, "a browser session opens pages and runs commands on t
   CHECK_FALSE(out["stderr"].get<std::string>().empty());
 }
 
+TEST_CASE_METHOD(Browsers, "a named profile keeps the page a session left, when it saves changes",
+                 "[browser]") {
+  const json saving = {{"profile", {{"name", "research"}, {"saveChanges", true}}}};
+  std::string id = create(saving);
+  CHECK(execute(id, "open http://site.test/\nclick \"a[href='/about']\"")["exitCode"] == 0);
+  REQUIRE(alpha.del("/v2/browser/" + id).status == 200);
+  // A new session on the profile starts on the page the last one ended on.
+  id = create({{"profile", {{"name", "research"}}}});
+  json out = execute(id, "get url\nget title");
+  CHECK(out["stdout"] == "http://site.test/about\nAbout\n");
+  // Without saveChanges it reads the profile but leaves it as it was.
+  CHECK(execute(id, "open http://site.test/")["exitCode"] == 0);
+  REQUIRE(alpha.del("/v2/browser/" + id).status == 200);
+  id = create({{"profile", {{"name", "research"}}}});
+  CHECK(execute(id, "get url")["result"] == "http://site.test/about");
+  // An idle session that expires saves too; profiles are the team's own.
+  id = create({{"activityTtl", 10}, {"profile", {{"name", "idle"}, {"saveChanges", true}}}});
+  CHECK(execute(id, "open http://site.test/")["exitCode"] == 0);
+  advance(11000);
+  id = create({{"profile", {{"name", "idle"}}}});
+  CHECK(execute(id, "get title")["result"] == "Home");
+  const auto other = beta.post("/v2/browser", {{"profile", {{"name", "research"}}}});
+  REQUIRE(other.status == 200);
+  const auto blank = beta.post("/v2/browser/" + other.body["id"].get<std::string>() + "/execute",
+                               {{"code", "get url"}});
+  CHECK(blank.body["result"] == "about:blank");
+  CHECK(alpha.post("/v2/browser", {{"profile", {{"saveChanges", true}}}}).status == 400);
+}
+
 TEST_CASE_METHOD(Browsers, "browser sessions list, delete and bill by the minute", "[browser]") {
   const std::string first = create();
   const std::string second = create({{"ttl", 60}});

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "webdata/json.hpp"
+#include "webdata/scrape.hpp"  // BrowserProfile
 
 // Browser sessions (POST/GET /v2/browser, execute, DELETE) and interact on the page of an
 // earlier scrape (POST/DELETE /v2/scrape/{id}/interact); docs/reference/browser.md.
@@ -17,6 +18,9 @@ struct BrowserRequest {
   std::optional<std::int64_t> ttl;           ///< seconds the session lives at most (30..3600)
   std::optional<std::int64_t> activity_ttl;  ///< seconds it lives without an execute
   std::optional<bool> stream_web_view;
+  /// The team's named profile it starts from; with `save_changes` (the service's default for a
+  /// session: false) its state goes back into the profile when it ends.
+  std::optional<BrowserProfile> profile;
   std::optional<std::string> origin;
   std::optional<std::string> integration;
 };
