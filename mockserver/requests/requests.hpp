@@ -457,7 +457,7 @@ nlohmann::json query_body(const std::string& schema,
 /// when it ends.
 struct BrowserProfile {
   std::string name;
-  bool save_changes = false;
+  bool save_changes = true;
 };
 
 /// POST /v2/browser: a browser session (docs/reference/browser.md).

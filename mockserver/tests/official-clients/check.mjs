@@ -685,6 +685,12 @@ await step("cli browser launch-session, execute, list, close", async () => {
   const shopTitle = await cli(["browser", "get title"]);
   check(shopTitle.includes("Fieldcraft Outdoor Supply"), `the shop's title (got ${shopTitle.slice(0, 300)})`);
   check((await cli(["browser", "close"])).includes("Session closed"), "the session closed");
+  // A profile: the next session on it starts where the last one, which saved it, ended.
+  await cli(["browser", "--profile", "shop", "open https://shop.example.test/products/trail-kettle"]);
+  await cli(["browser", "close"]);
+  const resumed = await cli(["browser", "--profile", "shop", "--no-save-changes", "get url"]);
+  check(resumed.includes("https://shop.example.test/products/trail-kettle"), `resumed on the profile's page (got ${resumed.slice(0, 300)})`);
+  await cli(["browser", "close"]);
 });
 
 await step("cli interact: a prompt on a scrape's page, then stop", async () => {

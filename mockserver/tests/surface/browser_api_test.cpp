@@ -99,16 +99,16 @@ TEST_CASE_METHOD(Browsers, "a named profile keeps the page a session left, when 
   CHECK(execute(id, "open http://site.test/\nclick \"a[href='/about']\"")["exitCode"] == 0);
   REQUIRE(alpha.del("/v2/browser/" + id).status == 200);
   // A new session on the profile starts on the page the last one ended on.
-  id = create({{"profile", {{"name", "research"}}}});
+  id = create({{"profile", {{"name", "research"}, {"saveChanges", false}}}});
   json out = execute(id, "get url\nget title");
   CHECK(out["stdout"] == "http://site.test/about\nAbout\n");
-  // Without saveChanges it reads the profile but leaves it as it was.
+  // With saveChanges false it reads the profile but leaves it as it was.
   CHECK(execute(id, "open http://site.test/")["exitCode"] == 0);
   REQUIRE(alpha.del("/v2/browser/" + id).status == 200);
   id = create({{"profile", {{"name", "research"}}}});
   CHECK(execute(id, "get url")["result"] == "http://site.test/about");
   // An idle session that expires saves too; profiles are the team's own.
-  id = create({{"activityTtl", 10}, {"profile", {{"name", "idle"}, {"saveChanges", true}}}});
+  id = create({{"activityTtl", 10}, {"profile", {{"name", "idle"}}}});  // saves by default
   CHECK(execute(id, "open http://site.test/")["exitCode"] == 0);
   advance(11000);
   id = create({{"profile", {{"name", "idle"}}}});

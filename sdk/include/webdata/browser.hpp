@@ -18,8 +18,8 @@ struct BrowserRequest {
   std::optional<std::int64_t> ttl;           ///< seconds the session lives at most (30..3600)
   std::optional<std::int64_t> activity_ttl;  ///< seconds it lives without an execute
   std::optional<bool> stream_web_view;
-  /// The team's named profile it starts from; with `save_changes` (the service's default for a
-  /// session: false) its state goes back into the profile when it ends.
+  /// The team's named profile it starts from; with `save_changes` (the service's default: true)
+  /// its state goes back into the profile when it ends.
   std::optional<BrowserProfile> profile;
   std::optional<std::string> origin;
   std::optional<std::string> integration;
