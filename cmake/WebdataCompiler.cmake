@@ -64,12 +64,19 @@ endfunction()
 # Adds a target's warnings without leaking them to consumers of installed targets. Under
 # address,undefined the tests' own code is compiled without UBSan's checks (they doubled its
 # compile time; the product code they call is checked: docs/adr/0026-sanitizers-on-product-code.md).
+# Under any sanitizer (the test command's builds) the tests' own code is not optimised: -O0
+# compiles their Catch2 units a fifth faster than -Og, and the product code they drive keeps the
+# build's level (docs/adr/0028-test-code-unoptimised.md).
 function(webdata_target_defaults target)
   target_link_libraries(${target} PRIVATE $<BUILD_INTERFACE:webdata_warnings>)
+  _webdata_is_test_code(${target} is_test)
+  if(NOT is_test)
+    return()
+  endif()
   if("undefined" IN_LIST _webdata_sanitizers AND NOT WEBDATA_UBSAN_TEST_CODE)
-    _webdata_is_test_code(${target} is_test)
-    if(is_test)
-      target_compile_options(${target} PRIVATE -fno-sanitize=undefined)
-    endif()
+    target_compile_options(${target} PRIVATE -fno-sanitize=undefined)
+  endif()
+  if(_webdata_sanitizers AND WEBDATA_TEST_CODE_O0)
+    target_compile_options(${target} PRIVATE -O0)
   endif()
 endfunction()

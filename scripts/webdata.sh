@@ -102,8 +102,10 @@ cmd_test() {
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}"
   export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
   step "tests"
+  # Two tests per core: most of them wait on servers and timers (ctest -j2 kept a 2-core machine
+  # at about half its CPU), and they wait on conditions, not on fixed sleeps (docs/performance.md).
   local log="$build/ctest.log" rc=0
-  (cd "$build" && ctest -j "$jobs" --output-on-failure --timeout 600) 2>&1 | tee "$log" || rc=$?
+  (cd "$build" && ctest -j "$((jobs * 2))" --output-on-failure --timeout 600) 2>&1 | tee "$log" || rc=$?
   rc=${PIPESTATUS[0]:-$rc}
   local line total failed
   line="$(grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -n 1 || true)"
