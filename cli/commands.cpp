@@ -1502,6 +1502,7 @@ Json signals_json(const PaperSignals& s) {
       .add("semantic", Json::number(s.semantic))
       .add("articleRank", Json::number(s.article_rank))
       .add("seedOverlap", Json::number(s.seed_overlap))
+      .extras(s.extras)
       .done();
 }
 
@@ -1516,7 +1517,7 @@ Json papers_json(const std::vector<PaperResult>& papers) {
         .add("abstract", p.abstract)
         .add("score", Json::number(p.score));
     if (p.signals) item.add("signals", signals_json(*p.signals));
-    items.push_back(item.done());
+    items.push_back(item.extras(p.extras).done());
   }
   return json_array(items);
 }
@@ -1531,18 +1532,22 @@ Json paper_json(const Paper& p) {
       .maybe("authors", m.authors)
       .add("categories", json_strings(m.categories))
       .maybe("createdDate", m.created_date)
-      .maybe("updateDate", m.update_date);
+      .maybe("updateDate", m.update_date)
+      .extras(m.extras);
   JsonObject out = answer_object();
   out.add("paper", paper.done()).maybe("query", p.query);
   if (p.query || !p.passages.empty()) {
     std::vector<Json> passages;
     for (const auto& passage : p.passages) {
-      passages.push_back(
-          JsonObject().add("text", passage.text).add("score", Json::number(passage.score)).done());
+      passages.push_back(JsonObject()
+                             .add("text", passage.text)
+                             .add("score", Json::number(passage.score))
+                             .extras(passage.extras)
+                             .done());
     }
     out.add("passages", json_array(passages));
   }
-  return out.done();
+  return out.extras(p.extras).done();
 }
 
 void print_papers(Context& c, const std::vector<PaperResult>& papers) {
@@ -1560,7 +1565,8 @@ int cmd_papers(Context& c) {
   auto res = Client(c.client_options).search_papers(req);
   if (!res.ok()) return fail(c, res.error());
   if (c.json) {
-    print_json(c, answer_object().add("results", papers_json(res->results)).done());
+    print_json(c,
+               answer_object().add("results", papers_json(res->results)).extras(res->extras).done());
     return kOk;
   }
   print_papers(c, res->results);
@@ -1604,6 +1610,7 @@ int cmd_related(Context& c) {
                       .add("poolSize", res->pool_size)
                       .add("truncated", Json::boolean(res->truncated))
                       .maybe("note", res->note)
+                      .extras(res->extras)
                       .done());
     return kOk;
   }
@@ -1623,12 +1630,13 @@ Json github_json(const GithubSearch& g) {
                         .maybe("number", i.number)
                         .add("snippet", i.snippet)
                         .maybe("contentMd", i.content_md)
+                        .extras(i.extras)
                         .done());
   }
   JsonObject out = answer_object();
   out.add("results", json_array(items));
   if (!g.warnings.empty()) out.add("warnings", json_strings(g.warnings));
-  return out.maybe("replacement", g.replacement).done();
+  return out.maybe("replacement", g.replacement).extras(g.extras).done();
 }
 
 /// "issue #12", "pull #3", "readme": what a GitHub result is, for its heading.
@@ -1660,7 +1668,11 @@ Json developer_json(const DeveloperSearch& d) {
   for (const auto& r : d.results) {
     std::vector<Json> passages;
     for (const auto& p : r.passages) {
-      passages.push_back(JsonObject().add("text", p.text).maybe("citation_url", p.citation_url).done());
+      passages.push_back(JsonObject()
+                             .add("text", p.text)
+                             .maybe("citation_url", p.citation_url)
+                             .extras(p.extras)
+                             .done());
     }
     JsonObject item;
     item.add("id", r.id).add("url", r.url).maybe("title", r.title).add("passages", json_array(passages));
@@ -1669,9 +1681,9 @@ Json developer_json(const DeveloperSearch& d) {
     } else {
       item.maybe("license", r.license_spdx);  // the older form: the SPDX id alone
     }
-    items.push_back(item.done());
+    items.push_back(item.extras(r.extras).done());
   }
-  return answer_object().add("results", json_array(items)).done();
+  return answer_object().add("results", json_array(items)).extras(d.extras).done();
 }
 
 int cmd_developer(Context& c) {
@@ -1710,6 +1722,7 @@ int cmd_feedback(Context& c) {
                       .add("creditsRefunded", res->credits_refunded)
                       .add("alreadySubmitted", Json::boolean(res->already_submitted))
                       .maybe("warning", res->warning)
+                      .extras(res->extras)
                       .done());
     return kOk;
   }
@@ -1727,6 +1740,7 @@ Json support_json(const SupportAnswer& a) {
       .maybe("jobType", a.job_type)
       .maybe("status", a.status)
       .add("sources", json_array(sources))
+      .extras(a.extras)
       .done();
 }
 

@@ -220,3 +220,73 @@ TEST_CASE("replay cli: usage, v2 and v1", "[cli][replay]") {
   CHECK(out.at("credits").at("data").at("remaining_credits") == 99999999);
   CHECK(out.at("tokens").at("data").at("remaining_tokens") == 99999999);
 }
+
+namespace {
+
+// An answer of a newer deployment than the models know: `json` served for METHOD PATH.
+RecordedExchange newer_answer(const std::string& method, const std::string& path, json body) {
+  RecordedExchange e;
+  e.method = method;
+  e.path = path;
+  e.status = 200;
+  e.headers = {{"Content-Type", "application/json"}};
+  e.body = body.dump();
+  e.json = std::move(body);
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("replay cli: --json writes back the members of research answers the SDK did not know",
+          "[cli][replay]") {
+  const json paper_result = {{"paperId", "1001"},      {"primaryId", "arxiv:1"}, {"ids", json::object()},
+                             {"title", "T"},           {"abstract", "A"},        {"score", 0.5},
+                             {"venue", "NeurIPS"}};
+  ReplayServer server({
+      newer_answer("GET", "/v2/search/research/papers",
+                   {{"success", true}, {"results", {paper_result}}, {"cursor", "c1"}}),
+      newer_answer("GET", "/v2/search/research/papers/1001",
+                   {{"success", true},
+                    {"paper",
+                     {{"paperId", "1001"}, {"ids", json::object()}, {"title", "T"},
+                      {"abstract", "A"}, {"categories", json::array()}, {"doi", "10.1/x"}}},
+                    {"took", 12}}),
+      newer_answer("GET", "/v2/search/research/github",
+                   {{"success", true},
+                    {"results",
+                     {{{"repo", "o/r"}, {"url", "https://github.com/o/r"}, {"snippet", "s"},
+                       {"stars", 7}}}},
+                    {"total", 1}}),
+      newer_answer("POST", "/v2/search/developer",
+                   {{"success", true},
+                    {"results",
+                     {{{"id", "doc:1"},
+                       {"url", "https://docs.example.test/"},
+                       {"passages", {{{"text", "p"}, {"rank", 1}}}},
+                       {"stars", 3}}}},
+                    {"query_id", "q1"}}),
+      newer_answer("POST", "/v2/support/ask",
+                   {{"success", true}, {"answer", "because"}, {"sources", json::array()},
+                    {"confidence", "high"}}),
+  });
+  const auto json_of = [&](std::vector<std::string> args) {
+    args.emplace_back("--json");
+    const auto r = replay_cli(server, args);
+    REQUIRE(r.exit_code == 0);
+    return json::parse(r.out);
+  };
+  const json papers = json_of({"papers", "graphs"});
+  CHECK(papers.at("cursor") == "c1");
+  CHECK(papers.at("results").at(0).at("venue") == "NeurIPS");
+  const json paper = json_of({"paper", "1001"});
+  CHECK(paper.at("took") == 12);
+  CHECK(paper.at("paper").at("doi") == "10.1/x");
+  const json github = json_of({"github", "webhooks"});
+  CHECK(github.at("total") == 1);
+  CHECK(github.at("results").at(0).at("stars") == 7);
+  const json developer = json_of({"developer", "webhooks"});
+  CHECK(developer.at("query_id") == "q1");
+  CHECK(developer.at("results").at(0).at("stars") == 3);
+  CHECK(developer.at("results").at(0).at("passages").at(0).at("rank") == 1);
+  CHECK(json_of({"doctor", "job-1"}).at("confidence") == "high");
+}
