@@ -1565,8 +1565,8 @@ int cmd_papers(Context& c) {
   auto res = Client(c.client_options).search_papers(req);
   if (!res.ok()) return fail(c, res.error());
   if (c.json) {
-    print_json(c,
-               answer_object().add("results", papers_json(res->results)).extras(res->extras).done());
+    print_json(
+        c, answer_object().add("results", papers_json(res->results)).extras(res->extras).done());
     return kOk;
   }
   print_papers(c, res->results);

@@ -239,8 +239,8 @@ RecordedExchange newer_answer(const std::string& method, const std::string& path
 
 TEST_CASE("replay cli: --json writes back the members of research answers the SDK did not know",
           "[cli][replay]") {
-  const json paper_result = {{"paperId", "1001"},      {"primaryId", "arxiv:1"}, {"ids", json::object()},
-                             {"title", "T"},           {"abstract", "A"},        {"score", 0.5},
+  const json paper_result = {{"paperId", "1001"}, {"primaryId", "arxiv:1"}, {"ids", json::object()},
+                             {"title", "T"},      {"abstract", "A"},        {"score", 0.5},
                              {"venue", "NeurIPS"}};
   ReplayServer server({
       newer_answer("GET", "/v2/search/research/papers",
@@ -248,15 +248,19 @@ TEST_CASE("replay cli: --json writes back the members of research answers the SD
       newer_answer("GET", "/v2/search/research/papers/1001",
                    {{"success", true},
                     {"paper",
-                     {{"paperId", "1001"}, {"ids", json::object()}, {"title", "T"},
-                      {"abstract", "A"}, {"categories", json::array()}, {"doi", "10.1/x"}}},
+                     {{"paperId", "1001"},
+                      {"ids", json::object()},
+                      {"title", "T"},
+                      {"abstract", "A"},
+                      {"categories", json::array()},
+                      {"doi", "10.1/x"}}},
                     {"took", 12}}),
-      newer_answer("GET", "/v2/search/research/github",
-                   {{"success", true},
-                    {"results",
-                     {{{"repo", "o/r"}, {"url", "https://github.com/o/r"}, {"snippet", "s"},
-                       {"stars", 7}}}},
-                    {"total", 1}}),
+      newer_answer(
+          "GET", "/v2/search/research/github",
+          {{"success", true},
+           {"results",
+            {{{"repo", "o/r"}, {"url", "https://github.com/o/r"}, {"snippet", "s"}, {"stars", 7}}}},
+           {"total", 1}}),
       newer_answer("POST", "/v2/search/developer",
                    {{"success", true},
                     {"results",
@@ -266,7 +270,9 @@ TEST_CASE("replay cli: --json writes back the members of research answers the SD
                        {"stars", 3}}}},
                     {"query_id", "q1"}}),
       newer_answer("POST", "/v2/support/ask",
-                   {{"success", true}, {"answer", "because"}, {"sources", json::array()},
+                   {{"success", true},
+                    {"answer", "because"},
+                    {"sources", json::array()},
                     {"confidence", "high"}}),
   });
   const auto json_of = [&](std::vector<std::string> args) {
