@@ -4,8 +4,6 @@
 #   scripts/tsan.sh --ci              the concurrency tests of the test command
 #                                     (scripts/webdata.sh test): HTTP server, worker pool, job
 #                                     engine, webhooks, the SDK's watcher; a small build
-#   scripts/tsan.sh --ci --build-only only build what --ci runs (the test command builds it
-#                                     while the ASan tests run, then runs --ci)
 #   scripts/tsan.sh [LOAD_SECONDS]    all threaded tests under load (default 15 s): the above,
 #                                     the API, bad input, faults, security, the SDK shared
 #                                     across threads, and the load tool at 64 connections
@@ -15,14 +13,9 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${WEBDATA_TSAN_BUILD_DIR:-$root/build-tsan}"
 jobs="${WEBDATA_TSAN_BUILD_JOBS:-2}"
 mode=full
-build_only=false
 if [ "${1:-}" = "--ci" ]; then
   mode=ci
   shift
-  if [ "${1:-}" = "--build-only" ]; then
-    build_only=true
-    shift
-  fi
 fi
 load_seconds="${1:-15}"
 
@@ -46,7 +39,6 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-Og -g1 -DNDEBUG" -DWEBDATA_WERROR="$werror" \
   -DWEBDATA_SANITIZE=thread -DWEBDATA_BUILD_TESTS=ON -DWEBDATA_BUILD_EXAMPLES=OFF >/dev/null
 cmake --build "$build" -j "$jobs" --target "${targets[@]}"
-[ "$build_only" = true ] && exit 0
 
 # halt_on_error: the first race fails the run; the report names both stacks. The mock the SDK's
 # tests start inherits the options, and a test fails when that mock does not exit with 0.

@@ -99,7 +99,6 @@ cmd_test() {
   configure_and_build -DWEBDATA_BUILD_TESTS=ON -DWEBDATA_SANITIZE=address,undefined \
     "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-Og -g1 -DNDEBUG"
   t_build=$SECONDS
-  start_tsan_build
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}"
   export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
   step "tests"
@@ -124,29 +123,11 @@ cmd_test() {
   echo "test took $(duration $((SECONDS - t_start))): setup $(duration $((t_setup - t_start))), configure and build $(duration $((t_build - t_setup))), tests $(duration $((t_tests - t_build))), ThreadSanitizer $(duration $((SECONDS - t_tests)))"
 }
 
-# The ThreadSanitizer build runs while the ASan tests do, at the lowest CPU priority: most tests
-# wait on servers and timers, and the compiler takes the cycles they leave (docs/performance.md).
-tsan_build_pid=""
-start_tsan_build() {
-  step "ThreadSanitizer build in the background (nice 19, log build-tsan.log)"
-  mkdir -p "$test_build"
-  # Its own process group, so that a failing test run stops the whole build with it.
-  WEBDATA_TSAN_BUILD_JOBS="$jobs" setsid nice -n 19 bash "$root/scripts/tsan.sh" --ci \
-    --build-only >"$test_build/build-tsan.log" 2>&1 &
-  tsan_build_pid=$!
-  trap 'kill -- "-$tsan_build_pid" 2>/dev/null || true' EXIT
-}
-
 # The concurrency tests again under ThreadSanitizer, in their own build (build-tsan/, only the
 # targets that hold them: docs/reliability.md). A report fails the command.
 test_tsan() {
   step "ThreadSanitizer: concurrency tests (build-tsan/)"
   local started=$SECONDS
-  if [ -n "$tsan_build_pid" ] && ! wait "$tsan_build_pid"; then
-    cat "$test_build/build-tsan.log"
-    echo "tsan: the background build FAILED"
-    exit 1
-  fi
   if ! WEBDATA_TSAN_BUILD_JOBS="$jobs" bash "$root/scripts/tsan.sh" --ci; then
     echo "tsan: FAILED"
     exit 1
