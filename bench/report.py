@@ -19,6 +19,8 @@ CANDIDATES = [
     ("prism", "Prism, openapi.v2.json"),
     ("nginx", "nginx, static file (ceiling)"),
     ("mock_health", "webdata-mock GET /health (its HTTP layer, no work)"),
+    ("base_hit", "baseline webdata-mock (BENCH_BASELINE_MOCK), cache hit"),
+    ("base_health", "baseline webdata-mock GET /health"),
 ]
 
 
@@ -194,7 +196,28 @@ def http_section(args, r, runs, targets):
     value = health / rps["nginx"] if health and rps.get("nginx") else None
     targets.append(("mock GET /health >= 0.6x nginx", f(value, ".2f", "x"),
                     None if value is None else value >= 0.6))
-    return lines
+    return lines + baseline_lines(by, targets)
+
+
+def baseline_lines(by, targets):
+    """This tree's figures over the baseline binary's, taken in the same round seconds apart."""
+    if not by.get("base_hit"):
+        return []
+    lines = ["### This tree beside the baseline binary", "",
+             "Each round runs the baseline right after this tree's candidate; the ratio is this "
+             "tree's req/s over the baseline's in that round (1.00: the same).", "",
+             "| what | ratio per round | median |", "|---|---|---|"]
+    for ours, theirs, label in (("mock_hit", "base_hit", "POST /v2/scrape, cache hit"),
+                                ("mock_health", "base_health", "GET /health")):
+        rounds = {x.get("round"): num(x.get("rps")) for x in by.get(theirs, [])}
+        ratios = [num(x.get("rps")) / rounds[x.get("round")] for x in by.get(ours, [])
+                  if rounds.get(x.get("round")) and num(x.get("rps"))]
+        value = med(ratios)
+        lines.append(f"| {label} | {' / '.join(f(v, '.3f') for v in ratios)} | "
+                     f"{f(value, '.3f')} |")
+        targets.append((f"{label}: this tree >= 0.95x the baseline, side by side",
+                        f(value, ".3f", "x"), None if value is None else value >= 0.95))
+    return lines + [""]
 
 
 def server_section(args, r, targets):

@@ -7,7 +7,10 @@
 # Environment: BENCH_DURATION (wrk run, default 10s), BENCH_ROUNDS (default 3), BENCH_WARMUP
 # (wrk warm-up per candidate before the rounds, default 8s), BENCH_JOBS
 # (build jobs, default 2), BENCH_SKIP_SETUP=1 / BENCH_SKIP_BUILD=1 (already done),
-# WEBDATA_BENCH_BUILD_DIR (default build-bench).
+# WEBDATA_BENCH_BUILD_DIR (default build-bench), BENCH_BASELINE_MOCK (a webdata-mock built from
+# another tree, in Release: the http part runs it as two more candidates, its cache hit and its
+# GET /health, interleaved with this tree's in every round, and reports this tree's figures over
+# the baseline's round by round; see docs/performance.md).
 #
 # Installs (only what is missing): wrk, nginx, Java 17, node/npm, python3 from Debian, and
 # WireMock 3.13, Prism 5 and turndown from npm into bench/tools/node_modules. Every server
@@ -119,9 +122,9 @@ tree_hwm_mib() {
 }
 
 start_mock() {  # NAME PORT [flags...]
-  local name="$1" port="$2"
+  local name="$1" port="$2" exe="${MOCK_EXE:-$build/mockserver/webdata-mock}"
   shift 2
-  "$build/mockserver/webdata-mock" --host 127.0.0.1 --port "$port" --quiet \
+  "$exe" --host 127.0.0.1 --port "$port" --quiet \
     --api-key "$key" --credits 1000000000000 "$@" >"$work/$name.log" 2>&1 &
   pids+=($!)
   eval "pid_$name=$!"
@@ -142,11 +145,20 @@ http_bench() {
   step "http: starting webdata-mock (x2), WireMock (x2), Prism, nginx on 127.0.0.1"
   start_mock mock_hit "$p_hit"
   start_mock mock_miss "$p_miss"
+  local p_base=""
+  if [ -n "${BENCH_BASELINE_MOCK:-}" ]; then
+    [ -x "$BENCH_BASELINE_MOCK" ] || die "BENCH_BASELINE_MOCK: no program at $BENCH_BASELINE_MOCK"
+    p_base="$(free_port)"
+    MOCK_EXE="$BENCH_BASELINE_MOCK" start_mock base_hit "$p_base"
+  fi
 
   printf '{"url":"%s","formats":["markdown"]}' "$page" >"$work/body-hit.json"
   printf '{"url":"%s","formats":["markdown"],"maxAge":0}' "$page" >"$work/body-miss.json"
-  curl -sf -X POST "http://127.0.0.1:$p_hit/v2/scrape" -H "Authorization: Bearer $key" \
-    -H 'Content-Type: application/json' --data-binary @"$work/body-hit.json" >/dev/null
+  local warm_port
+  for warm_port in "$p_hit" $p_base; do
+    curl -sf -X POST "http://127.0.0.1:$warm_port/v2/scrape" -H "Authorization: Bearer $key" \
+      -H 'Content-Type: application/json' --data-binary @"$work/body-hit.json" >/dev/null
+  done
   # The bytes every peer serves: the mock's own answer (a cache hit) for the page.
   curl -sf -X POST "http://127.0.0.1:$p_hit/v2/scrape" -H "Authorization: Bearer $key" \
     -H 'Content-Type: application/json' --data-binary @"$work/body-hit.json" >"$work/scrape.json"
@@ -222,10 +234,17 @@ EOF
   url[nginx]="http://127.0.0.1:$p_nginx/v2/scrape"; body[nginx]="$work/body-hit.json"
   # The mock's HTTP layer with no work behind it (same process as the cache-hit candidate).
   url[mock_health]="http://127.0.0.1:$p_hit/health"; body[mock_health]=""
+  if [ -n "$p_base" ]; then
+    # The baseline right after this tree's candidate, in every round: the pair's ratio is taken
+    # seconds apart, on the same machine load.
+    names=(mock_hit base_hit mock_miss wiremock_nj wiremock prism nginx mock_health base_health)
+    url[base_hit]="http://127.0.0.1:$p_base/v2/scrape"; body[base_hit]="$work/body-hit.json"
+    url[base_health]="http://127.0.0.1:$p_base/health"; body[base_health]=""
+  fi
 
   local name code bytes
   for name in "${names[@]}"; do
-    [ "$name" = mock_health ] && continue
+    case "$name" in mock_health | base_health) continue ;; esac
     read -r code bytes < <(curl -s -o "$work/check-$name.json" -w '%{http_code} %{size_download}\n' \
       -X POST "${url[$name]}" -H "Authorization: Bearer $key" \
       -H 'Content-Type: application/json' --data-binary @"${body[$name]}")
@@ -257,7 +276,7 @@ EOF
     for name in "${names[@]}"; do run_wrk "$name" "$duration" "$round"; done
   done
   for name in "${names[@]}"; do
-    [ "$name" = mock_health ] && continue
+    case "$name" in mock_health | base_health) continue ;; esac
     local pidvar="pid_$name"
     echo "result: hwm_$name=$(tree_hwm_mib "${!pidvar}")" >>"$work/results.txt"
   done
