@@ -110,6 +110,12 @@ class WebSocketSessionOn : public WebSocketSession,
  private:
   void on_accept(beast::error_code ec) {
     if (ec) return finish("handshake failed: " + ec.message(), true);
+    {
+      // A close (a server stopping) or a message that came during the handshake goes out now.
+      std::lock_guard<std::mutex> lock(mutex_);
+      accepted_ = true;
+      kick_locked();
+    }
     auto on_open = route_.on_open;
     if (on_open) {
       try {
@@ -157,9 +163,10 @@ class WebSocketSessionOn : public WebSocketSession,
     net::post(ws_.get_executor(), [self = shared_from_this()] { self->arm_close_timer(); });
   }
 
-  // Called with mutex_ held.
+  // Called with mutex_ held. No write starts before the handshake is over: its 101 answer is a
+  // write on the same socket, outside the WebSocket stream's own ordering of writes.
   void kick_locked() {
-    if (writing_ || finished_) return;
+    if (writing_ || finished_ || !accepted_) return;
     writing_ = true;
     net::post(ws_.get_executor(), [self = shared_from_this()] { self->write_next(); });
   }
@@ -260,7 +267,8 @@ class WebSocketSessionOn : public WebSocketSession,
   // Guarded by mutex_.
   std::deque<std::string> queue_;
   std::size_t queued_bytes_ = 0;
-  bool writing_ = false;  // a write_next is posted or a write is in flight
+  bool accepted_ = false;  // the opening handshake is over: writes may start
+  bool writing_ = false;   // a write_next is posted or a write is in flight
   bool closing_ = false;
   bool close_sent_ = false;
   bool finished_ = false;

@@ -337,3 +337,26 @@ TEST_CASE("stopping the server closes watchers with 1001", "[watch][jobs]") {
   CHECK(took < std::chrono::seconds(4));  // well inside the 5 s grace: nothing waited on it
   CHECK(ws.close_code() == 1001);
 }
+
+TEST_CASE("a server stopped while watchers open their connections closes each one cleanly",
+          "[watch][jobs][http]") {
+  // The stop's close frame must wait for the opening handshake's own write: a close sent while
+  // the 101 answer was still being written was a second write on the socket (an abort in Beast).
+  for (int round = 0; round < 150; ++round) {
+    INFO("round " << round);
+    auto mock = std::make_unique<RunningMock>(paced(40));
+    const ApiClient api(mock->url());
+    const std::string id = start_crawl(api, {{"url", "http://pages-15.synthetic.test/"}});
+    const unsigned short port = mock->server().port();
+    std::vector<std::thread> watchers;
+    for (int i = 0; i < 4; ++i) {
+      watchers.emplace_back([port, id] {
+        WsClient ws(port);
+        if (ws.open("/v2/crawl/" + id, kBearer).empty()) ws.drain(std::chrono::seconds(10));
+      });
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(round % 8));
+    mock.reset();  // stops the server: every open watcher gets its close frame
+    for (auto& t : watchers) t.join();
+  }
+}
