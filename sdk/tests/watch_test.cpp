@@ -9,10 +9,14 @@
 #include "api_client.hpp"
 #include "eventually.hpp"
 #include "sdk_mock.hpp"
+#include "watched.hpp"
 #include "webdata/webdata.hpp"
 
 using webdata::testing::page_pacing;
+using webdata::testing::policy_for;
 using webdata::testing::SdkMock;
+using webdata::testing::watch_all;
+using webdata::testing::Watched;
 using Kind = webdata::WatchEvent::Kind;
 using namespace std::chrono_literals;
 
@@ -68,33 +72,6 @@ webdata::CrawlRequest crawl_of(const std::string& url) {
   return crawl;
 }
 
-struct Watched {
-  std::vector<webdata::WatchEvent> events;
-  std::vector<std::string> urls;  // of the documents, in order
-  std::optional<webdata::Error> error;
-};
-
-Watched run(webdata::Stream<webdata::WatchEvent> stream) {
-  Watched out;
-  for (auto& event : stream) {
-    if (!event.ok()) {
-      out.error = event.error();
-      break;
-    }
-    if (event->document) out.urls.push_back(event->document->metadata.source_url.value_or(""));
-    out.events.push_back(std::move(*event));
-  }
-  return out;
-}
-
-webdata::WatchPolicy policy_for(webdata::WatchMode mode) {
-  webdata::WatchPolicy policy;
-  policy.mode = mode;
-  policy.polling.interval = 30ms;
-  policy.polling.max_wait = 60s;
-  return policy;
-}
-
 /// Every event is well formed: status first, finished last and once, documents numbered.
 void check_shape(const Watched& w, bool websocket) {
   REQUIRE_FALSE(w.error);
@@ -111,19 +88,25 @@ void check_shape(const Watched& w, bool websocket) {
   CHECK(finished == 1);
 }
 
+/// A client of `mock` whose requests go through `transport`.
+webdata::Client counting_client(const SdkMock& mock,
+                                const std::shared_ptr<CountingTransport>& transport) {
+  webdata::ClientOptions options;
+  options.api_url = mock.url();
+  options.api_key = "test-key";
+  options.transport = transport;
+  return webdata::Client(options);
+}
+
 }  // namespace
 
 TEST_CASE("watch() streams a running crawl over the WebSocket", "[watch][integration]") {
   SdkMock mock(page_pacing(40));
   auto transport = std::make_shared<CountingTransport>();
-  webdata::ClientOptions options;
-  options.api_url = mock.url();
-  options.api_key = "test-key";
-  options.transport = transport;
-  webdata::Client client(options);
+  webdata::Client client = counting_client(mock, transport);
   auto job = client.start_crawl(crawl_of("http://pages-12.synthetic.test/")).value();
 
-  const Watched w = run(job.watch(policy_for(webdata::WatchMode::kAuto)));
+  const Watched w = watch_all(job.watch(policy_for(webdata::WatchMode::kAuto)));
   check_shape(w, true);
   const auto& final_status = w.events.back().status;
   CHECK(final_status.status == webdata::JobState::completed());
@@ -147,11 +130,7 @@ TEST_CASE("watch() falls back to polling and downloads each document once",
           "[watch][integration]") {
   SdkMock mock(page_pacing(40));
   auto transport = std::make_shared<CountingTransport>();
-  webdata::ClientOptions options;
-  options.api_url = mock.url();
-  options.api_key = "test-key";
-  options.transport = transport;
-  webdata::Client client(options);
+  webdata::Client client = counting_client(mock, transport);
 
   auto mode = webdata::WatchMode::kPolling;
   SECTION("the service offers no watcher (kAuto)") {
@@ -160,7 +139,7 @@ TEST_CASE("watch() falls back to polling and downloads each document once",
   }
   SECTION("polling is asked for (kPolling)") { mode = webdata::WatchMode::kPolling; }
   auto job = client.start_crawl(crawl_of("http://pages-12.synthetic.test/")).value();
-  const Watched w = run(job.watch(policy_for(mode)));
+  const Watched w = watch_all(job.watch(policy_for(mode)));
   check_shape(w, false);
   CHECK(w.events.back().status.status == webdata::JobState::completed());
   CHECK(w.events.back().status.completed == 12);
@@ -178,7 +157,7 @@ TEST_CASE("watch() over the WebSocket only fails when the service does not offer
   turn_watcher_off(mock);
   webdata::Client client(mock.url(), "test-key");
   auto job = client.start_crawl(crawl_of("http://pages-3.synthetic.test/")).value();
-  const Watched w = run(job.watch(policy_for(webdata::WatchMode::kWebSocket)));
+  const Watched w = watch_all(job.watch(policy_for(webdata::WatchMode::kWebSocket)));
   REQUIRE(w.error);
   CHECK(w.error->kind == webdata::ErrorKind::kHttp);
   CHECK(w.error->http_status == 200);
@@ -188,15 +167,16 @@ TEST_CASE("watch() of an unknown crawl or with a bad key reports the HTTP error"
           "[watch][integration]") {
   SdkMock mock(page_pacing(0));
   webdata::Client client(mock.url(), "test-key");
-  const Watched unknown =
-      run(client.crawl_job("4f8a1c1e-0000-4000-8000-000000000000").watch(policy_for(webdata::WatchMode::kAuto)));
+  const Watched unknown = watch_all(client.crawl_job("4f8a1c1e-0000-4000-8000-000000000000")
+                                        .watch(policy_for(webdata::WatchMode::kAuto)));
   REQUIRE(unknown.error);
   CHECK(unknown.error->http_status == 404);
   CHECK(unknown.error->message == "Job not found");
 
   auto job = client.start_crawl(crawl_of("http://pages-3.synthetic.test/")).value();
   webdata::Client wrong(mock.url(), "wrong-key");
-  const Watched refused = run(wrong.crawl_job(job.id()).watch(policy_for(webdata::WatchMode::kAuto)));
+  const Watched refused =
+      watch_all(wrong.crawl_job(job.id()).watch(policy_for(webdata::WatchMode::kAuto)));
   REQUIRE(refused.error);
   CHECK(refused.error->http_status == 401);
 }
@@ -206,7 +186,7 @@ TEST_CASE("watch() of a failed crawl ends with its error", "[watch][integration]
   webdata::Client client(mock.url(), "test-key");
   auto job = client.start_crawl(crawl_of("http://nowhere.invalid/")).value();
   for (auto mode : {webdata::WatchMode::kWebSocket, webdata::WatchMode::kPolling}) {
-    const Watched w = run(job.watch(policy_for(mode)));
+    const Watched w = watch_all(job.watch(policy_for(mode)));
     check_shape(w, mode == webdata::WatchMode::kWebSocket);
     CHECK(w.events.back().status.status == webdata::JobState::failed());
     REQUIRE(w.events.back().error);
@@ -224,7 +204,7 @@ TEST_CASE("watch() stops at its deadline and when cancelled", "[watch][integrati
     auto policy = policy_for(mode);
     policy.polling.max_wait = 300ms;
     const auto started = std::chrono::steady_clock::now();
-    const Watched timed = run(job.watch(policy));
+    const Watched timed = watch_all(job.watch(policy));
     REQUIRE(timed.error);
     CHECK(timed.error->kind == webdata::ErrorKind::kTimeout);
     CHECK(std::chrono::steady_clock::now() - started < 5s);
@@ -237,7 +217,7 @@ TEST_CASE("watch() stops at its deadline and when cancelled", "[watch][integrati
       webdata::testing::eventually([&] { return handled(mock) > before; });
       token.cancel();
     });
-    const Watched cancelled = run(job.watch(cancellable));
+    const Watched cancelled = watch_all(job.watch(cancellable));
     canceller.join();
     REQUIRE(cancelled.error);
     CHECK(cancelled.error->kind == webdata::ErrorKind::kCancelled);

@@ -9,14 +9,18 @@
 
 #include "sdk_mock.hpp"
 #include "test_servers.hpp"
+#include "watched.hpp"
 #include "webdata/webdata.hpp"
 
 using webdata::testing::ConnectProxy;
 using webdata::testing::page_pacing;
+using webdata::testing::policy_for;
 using webdata::testing::ScriptedService;
 using webdata::testing::SdkMock;
 using webdata::testing::TestCertificate;
 using webdata::testing::TlsRelay;
+using webdata::testing::watch_all;
+using webdata::testing::Watched;
 using Kind = webdata::WatchEvent::Kind;
 using namespace std::chrono_literals;
 
@@ -68,33 +72,6 @@ webdata::CrawlRequest crawl_of(const std::string& url) {
   return crawl;
 }
 
-webdata::WatchPolicy policy_for(webdata::WatchMode mode) {
-  webdata::WatchPolicy policy;
-  policy.mode = mode;
-  policy.polling.interval = 30ms;
-  policy.polling.max_wait = 60s;
-  return policy;
-}
-
-struct Watched {
-  std::vector<webdata::WatchEvent> events;
-  std::vector<std::string> urls;
-  std::optional<webdata::Error> error;
-};
-
-Watched run(webdata::Stream<webdata::WatchEvent> stream) {
-  Watched out;
-  for (auto& event : stream) {
-    if (!event.ok()) {
-      out.error = event.error();
-      break;
-    }
-    if (event->document) out.urls.push_back(event->document->metadata.source_url.value_or(""));
-    out.events.push_back(std::move(*event));
-  }
-  return out;
-}
-
 webdata::Client tls_client(const std::string& url, webdata::CurlTransportOptions tls,
                            std::shared_ptr<CountingTransport>* counter = nullptr) {
   webdata::ClientOptions options;
@@ -118,6 +95,18 @@ void check_streamed(const Watched& w, int pages) {
         static_cast<std::size_t>(pages));
 }
 
+/// A watch with a wrong key against `script` ends in a 401 error, without polling instead.
+void check_refused_key(const ScriptedService::Script& script) {
+  ScriptedService service(script);
+  webdata::Client client(service.url(), "wrong");
+  const Watched w = watch_all(client.crawl_job("c1").watch(policy_for(webdata::WatchMode::kAuto)));
+  REQUIRE(w.error);
+  CHECK(w.error->kind == webdata::ErrorKind::kHttp);
+  CHECK(w.error->http_status == 401);
+  CHECK(w.error->message == "Unauthorized: Invalid token");
+  CHECK(service.plain_requests() == 0);
+}
+
 }  // namespace
 
 TEST_CASE("watch() streams documents over wss when the CA is given", "[watch][tls]") {
@@ -136,7 +125,7 @@ TEST_CASE("watch() streams documents over wss when the CA is given", "[watch][tl
 
   for (auto mode : {webdata::WatchMode::kAuto, webdata::WatchMode::kWebSocket}) {
     const int before = counter->requests;
-    const Watched w = run(job->watch(policy_for(mode)));
+    const Watched w = watch_all(job->watch(policy_for(mode)));
     check_streamed(w, 8);
     // The documents came over the socket: HTTPS carried only the final status request.
     CHECK(counter->requests - before == 1);
@@ -159,7 +148,7 @@ TEST_CASE("watch() over wss fails clearly on an untrusted certificate, in every 
     INFO("mode " << static_cast<int>(mode));
     std::shared_ptr<CountingTransport> counter;
     webdata::Client untrusting = tls_client(relay.url(), {}, &counter);  // the system store only
-    const Watched w = run(untrusting.crawl_job(id).watch(policy_for(mode)));
+    const Watched w = watch_all(untrusting.crawl_job(id).watch(policy_for(mode)));
     REQUIRE(w.error);
     CHECK(w.events.empty());
     CHECK(w.error->kind == webdata::ErrorKind::kTransport);
@@ -178,7 +167,7 @@ TEST_CASE("watch() over wss fails clearly on an untrusted certificate, in every 
     webdata::CurlTransportOptions tls;
     tls.ca_file = other.cert_file();
     webdata::Client client = tls_client(wrong_name.url(), tls);
-    const Watched w = run(client.crawl_job(id).watch(policy_for(webdata::WatchMode::kAuto)));
+    const Watched w = watch_all(client.crawl_job(id).watch(policy_for(webdata::WatchMode::kAuto)));
     REQUIRE(w.error);
     CHECK_THAT(w.error->message, Catch::Contains("TLS certificate verification failed") &&
                                      Catch::Contains("IP address mismatch"));
@@ -187,7 +176,8 @@ TEST_CASE("watch() over wss fails clearly on an untrusted certificate, in every 
     webdata::CurlTransportOptions tls;
     tls.verify_tls = false;
     webdata::Client client = tls_client(relay.url(), tls);
-    const Watched w = run(client.crawl_job(id).watch(policy_for(webdata::WatchMode::kWebSocket)));
+    const Watched w =
+        watch_all(client.crawl_job(id).watch(policy_for(webdata::WatchMode::kWebSocket)));
     check_streamed(w, 3);
   }
 }
@@ -205,7 +195,7 @@ TEST_CASE("watch() over wss goes through the transport's HTTP proxy", "[watch][t
   tls.proxy = "http://user:p%40ss%20word@127.0.0.1:" + std::to_string(proxy.port());
   webdata::Client client = tls_client(relay.url(), tls);
   auto job = client.start_crawl(crawl_of("http://pages-4.synthetic.test/")).value();
-  const Watched w = run(job.watch(policy_for(webdata::WatchMode::kWebSocket)));
+  const Watched w = watch_all(job.watch(policy_for(webdata::WatchMode::kWebSocket)));
   check_streamed(w, 4);
   const auto tunnels = proxy.tunnels();
   CHECK(tunnels.size() >= 2);  // libcurl's and the watcher's
@@ -216,7 +206,8 @@ TEST_CASE("watch() over wss goes through the transport's HTTP proxy", "[watch][t
     tls.proxy = "http://user:wrong@127.0.0.1:" + std::to_string(proxy.port());
     std::shared_ptr<CountingTransport> counter;
     webdata::Client refused = tls_client(relay.url(), tls, &counter);
-    const Watched r = run(refused.crawl_job(job.id()).watch(policy_for(webdata::WatchMode::kAuto)));
+    const Watched r =
+        watch_all(refused.crawl_job(job.id()).watch(policy_for(webdata::WatchMode::kAuto)));
     REQUIRE(r.error);
     CHECK(r.error->kind == webdata::ErrorKind::kTransport);
     CHECK_THAT(r.error->message, Catch::Contains("refused the tunnel") && Catch::Contains("407"));
@@ -230,13 +221,15 @@ TEST_CASE("watch() over wss goes through the transport's HTTP proxy", "[watch][t
     from_env.ca_file = certificate.cert_file();
     webdata::Client env_client = tls_client(relay.url(), from_env);
     const auto before = proxy.tunnels().size();
-    const Watched e = run(env_client.crawl_job(job.id()).watch(policy_for(webdata::WatchMode::kWebSocket)));
+    const Watched e =
+        watch_all(env_client.crawl_job(job.id()).watch(policy_for(webdata::WatchMode::kWebSocket)));
     check_streamed(e, 4);
     CHECK(proxy.tunnels().size() > before);
 
     ::setenv("no_proxy", "localhost,127.0.0.1", 1);  // ... unless no_proxy exempts the host
     const auto exempt_before = proxy.tunnels().size();
-    const Watched x = run(env_client.crawl_job(job.id()).watch(policy_for(webdata::WatchMode::kWebSocket)));
+    const Watched x =
+        watch_all(env_client.crawl_job(job.id()).watch(policy_for(webdata::WatchMode::kWebSocket)));
     check_streamed(x, 4);
     CHECK(proxy.tunnels().size() == exempt_before);
     ::unsetenv("no_proxy");
@@ -251,13 +244,15 @@ TEST_CASE("watch() over wss goes through the transport's HTTP proxy", "[watch][t
     options.transport = webdata::make_curl_transport(socks);
     options.retry = webdata::RetryPolicy::none();  // the absent proxy fails at once
     webdata::Client socks_client(options);
-    const Watched s = run(socks_client.crawl_job(job.id()).watch(policy_for(webdata::WatchMode::kWebSocket)));
+    const Watched s = watch_all(
+        socks_client.crawl_job(job.id()).watch(policy_for(webdata::WatchMode::kWebSocket)));
     REQUIRE(s.error);
     CHECK(s.error->kind == webdata::ErrorKind::kInvalidArgument);
     CHECK_THAT(s.error->message, Catch::Contains("HTTP proxies only") && Catch::Contains("socks5"));
     // kAuto hands the watch to status polling through libcurl, which speaks SOCKS: here it
     // fails to reach the (absent) proxy, which shows the request went that way.
-    const Watched a = run(socks_client.crawl_job(job.id()).watch(policy_for(webdata::WatchMode::kAuto)));
+    const Watched a =
+        watch_all(socks_client.crawl_job(job.id()).watch(policy_for(webdata::WatchMode::kAuto)));
     REQUIRE(a.error);
     CHECK(a.error->kind == webdata::ErrorKind::kTransport);
     CHECK_THAT(a.error->message, !Catch::Contains("HTTP proxies only"));
@@ -277,7 +272,8 @@ TEST_CASE("watch() in kAuto polls only when the service does not offer the watch
     script.status_body = done_status;
     ScriptedService service(script);
     webdata::Client client(service.url(), "k");
-    const Watched w = run(client.crawl_job("c1").watch(policy_for(webdata::WatchMode::kAuto)));
+    const Watched w =
+        watch_all(client.crawl_job("c1").watch(policy_for(webdata::WatchMode::kAuto)));
     REQUIRE_FALSE(w.error);
     CHECK(w.urls == std::vector<std::string>{"https://one.test/"});
     CHECK(w.events.back().kind == Kind::kFinished);
@@ -289,27 +285,13 @@ TEST_CASE("watch() in kAuto polls only when the service does not offer the watch
     ScriptedService::Script script;
     script.decline_status = 401;
     script.decline_body = R"({"success":false,"error":"Unauthorized: Invalid token"})";
-    ScriptedService service(script);
-    webdata::Client client(service.url(), "wrong");
-    const Watched w = run(client.crawl_job("c1").watch(policy_for(webdata::WatchMode::kAuto)));
-    REQUIRE(w.error);
-    CHECK(w.error->kind == webdata::ErrorKind::kHttp);
-    CHECK(w.error->http_status == 401);
-    CHECK(w.error->message == "Unauthorized: Invalid token");
-    CHECK(service.plain_requests() == 0);
+    check_refused_key(script);
   }
   SECTION("the service's auth close code (3000) is an error") {
     ScriptedService::Script script;
     script.close_code = 3000;
     script.close_reason = R"({"type":"error","error":"Unauthorized: Invalid token"})";
-    ScriptedService service(script);
-    webdata::Client client(service.url(), "wrong");
-    const Watched w = run(client.crawl_job("c1").watch(policy_for(webdata::WatchMode::kAuto)));
-    REQUIRE(w.error);
-    CHECK(w.error->kind == webdata::ErrorKind::kHttp);
-    CHECK(w.error->http_status == 401);
-    CHECK(w.error->message == "Unauthorized: Invalid token");
-    CHECK(service.plain_requests() == 0);
+    check_refused_key(script);
   }
   SECTION("a plain server behind an https URL is a TLS error, not a fallback") {
     ScriptedService::Script script;
@@ -318,7 +300,8 @@ TEST_CASE("watch() in kAuto polls only when the service does not offer the watch
     std::string url = service.url();
     url.replace(0, 4, "https");
     webdata::Client client(url, "k");
-    const Watched w = run(client.crawl_job("c1").watch(policy_for(webdata::WatchMode::kAuto)));
+    const Watched w =
+        watch_all(client.crawl_job("c1").watch(policy_for(webdata::WatchMode::kAuto)));
     REQUIRE(w.error);
     CHECK(w.error->kind == webdata::ErrorKind::kTransport);
     CHECK_THAT(w.error->message, Catch::Contains("TLS handshake"));
