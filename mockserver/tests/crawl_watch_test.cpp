@@ -355,7 +355,10 @@ TEST_CASE("a server stopped while watchers open their connections closes each on
         if (ws.open("/v2/crawl/" + id, kBearer).empty()) ws.drain(std::chrono::seconds(10));
       });
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(round % 8));
+    // Stop once 0 to 4 of them have asked for the upgrade: some are then mid-handshake.
+    const int upgraded = round % 5;
+    CHECK(eventually([&] { return api.get("/__admin/watchers").body["open"] >= upgraded; },
+                     std::chrono::seconds(10)));
     mock.reset();  // stops the server: every open watcher gets its close frame
     for (auto& t : watchers) t.join();
   }
