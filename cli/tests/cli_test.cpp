@@ -70,6 +70,8 @@ TEST_CASE("progress bar: no rate until a meaningful interval has passed") {
   bar.update(40, 100, "scraping");
   CHECK(out.str().find("pages/s") == std::string::npos);
   CHECK(out.str().find("40/100 pages  scraping") != std::string::npos);
+  // A fixed wait, with its reason: the bar reads the real clock and shows a rate only after a
+  // second of it.
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));
   bar.update(42, 100, "scraping");
   bar.finish();

@@ -335,6 +335,8 @@ TEST_CASE("slowloris: a trickled header is cut off at the header timeout, others
       }
     });
   }
+  // A fixed wait, with its reason: the 16 trickling clients have connected and sent their first
+  // bytes (the server counts no half-read header anywhere a test could wait on).
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   std::chrono::milliseconds worst{0};
   for (int i = 0; i < 10; ++i) {

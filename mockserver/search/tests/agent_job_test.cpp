@@ -81,7 +81,8 @@ TEST_CASE("a running agent job can be cancelled", "[agent][job][cancel]") {
   const json after = agent_status(api, id);
   CHECK(after["status"] == "cancelled");
   CHECK_FALSE(after.contains("data"));
-  // It stays cancelled and read nothing, so it cost nothing.
+  // It stays cancelled and read nothing, so it cost nothing (a fixed wait, with its reason: it
+  // proves that nothing happens for a while, there is no event to wait on).
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   CHECK(agent_status(api, id)["status"] == "cancelled");
   CHECK(balance(api) == before);
