@@ -114,7 +114,7 @@ class WebSocketSessionOn : public WebSocketSession,
       // A close (a server stopping) or a message that came during the handshake goes out now.
       std::lock_guard<std::mutex> lock(mutex_);
       accepted_ = true;
-      kick_locked();
+      if (closing_ || !queue_.empty()) kick_locked();
     }
     auto on_open = route_.on_open;
     if (on_open) {

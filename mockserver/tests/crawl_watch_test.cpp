@@ -339,7 +339,7 @@ TEST_CASE("stopping the server closes watchers with 1001", "[watch][jobs]") {
 }
 
 TEST_CASE("a server stopped while watchers open their connections closes each one cleanly",
-          "[watch][jobs][http]") {
+          "[watch][jobs][http][stress]") {
   // The stop's close frame must wait for the opening handshake's own write: a close sent while
   // the 101 answer was still being written was a second write on the socket (an abort in Beast).
   for (int round = 0; round < 150; ++round) {
