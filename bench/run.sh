@@ -224,7 +224,10 @@ EOF
   wait_http "http://127.0.0.1:$p_prism/" "$pid_prism" prism
   wait_http "http://127.0.0.1:$p_nginx/v2/scrape" "$pid_nginx" nginx
 
-  local names=(mock_hit mock_miss wiremock_nj wiremock prism nginx mock_health)
+  # With a baseline, its candidates run right after this tree's in every round: each pair's ratio
+  # is taken seconds apart, on the same machine load.
+  local names=(mock_hit ${p_base:+base_hit} mock_miss wiremock_nj wiremock prism nginx mock_health
+               ${p_base:+base_health})
   declare -A url body
   url[mock_hit]="http://127.0.0.1:$p_hit/v2/scrape"; body[mock_hit]="$work/body-hit.json"
   url[mock_miss]="http://127.0.0.1:$p_miss/v2/scrape"; body[mock_miss]="$work/body-miss.json"
@@ -235,16 +238,13 @@ EOF
   # The mock's HTTP layer with no work behind it (same process as the cache-hit candidate).
   url[mock_health]="http://127.0.0.1:$p_hit/health"; body[mock_health]=""
   if [ -n "$p_base" ]; then
-    # The baseline right after this tree's candidate, in every round: the pair's ratio is taken
-    # seconds apart, on the same machine load.
-    names=(mock_hit base_hit mock_miss wiremock_nj wiremock prism nginx mock_health base_health)
     url[base_hit]="http://127.0.0.1:$p_base/v2/scrape"; body[base_hit]="$work/body-hit.json"
     url[base_health]="http://127.0.0.1:$p_base/health"; body[base_health]=""
   fi
 
   local name code bytes
   for name in "${names[@]}"; do
-    case "$name" in mock_health | base_health) continue ;; esac
+    [ -z "${body[$name]}" ] && continue  # GET /health: nothing to check
     read -r code bytes < <(curl -s -o "$work/check-$name.json" -w '%{http_code} %{size_download}\n' \
       -X POST "${url[$name]}" -H "Authorization: Bearer $key" \
       -H 'Content-Type: application/json' --data-binary @"${body[$name]}")
@@ -276,7 +276,7 @@ EOF
     for name in "${names[@]}"; do run_wrk "$name" "$duration" "$round"; done
   done
   for name in "${names[@]}"; do
-    case "$name" in mock_health | base_health) continue ;; esac
+    [ -z "${body[$name]}" ] && continue  # GET /health: the hit candidate's process
     local pidvar="pid_$name"
     echo "result: hwm_$name=$(tree_hwm_mib "${!pidvar}")" >>"$work/results.txt"
   done
