@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
@@ -31,6 +32,18 @@ bool write_file_atomically(const std::string& path, const std::string& text) {
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
   return !ec;
+}
+
+// Removes `path` if it still holds `text`, what this process wrote there: a mock started since
+// with the same --pid-file or --ready-file (a script that kills one and starts the next) has
+// replaced it, and its file must not go when this one stops.
+void remove_if_ours(const std::string& path, const std::string& text) {
+  if (path.empty()) return;
+  std::ifstream in(path);
+  const std::string found((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  std::error_code ec;
+  if (found == text) std::filesystem::remove(path, ec);
 }
 
 void write_all(int fd, const std::string& text) {
@@ -163,6 +176,7 @@ int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
 
   int rc = 0;
+  std::string ready_text;  // what --ready-file holds once written
   try {
     webdata::mock::MockServer server(*parsed.config, std::cerr);
     server.start();
@@ -172,8 +186,8 @@ int main(int argc, char** argv) {
       std::cout << "webdata-mock TLS certificate (self-signed; trust it as the CA): "
                 << server.certificate_file() << std::endl;
     }
-    if (!process.ready_file.empty() &&
-        !write_file_atomically(process.ready_file, server.base_url() + "\n")) {
+    ready_text = server.base_url() + "\n";
+    if (!process.ready_file.empty() && !write_file_atomically(process.ready_file, ready_text)) {
       server.stop();
       rc = fail("cannot write --ready-file '" + process.ready_file + "'");
     } else {
@@ -196,8 +210,7 @@ int main(int argc, char** argv) {
     rc = fail(e.what());
   }
   // Stale files would tell a script that a stopped server is still there.
-  std::error_code ec;
-  if (!process.ready_file.empty()) std::filesystem::remove(process.ready_file, ec);
-  if (!process.pid_file.empty()) std::filesystem::remove(process.pid_file, ec);
+  remove_if_ours(process.ready_file, ready_text);
+  remove_if_ours(process.pid_file, std::to_string(getpid()) + "\n");
   return rc;
 }

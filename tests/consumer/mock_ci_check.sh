@@ -50,5 +50,16 @@ if out="$("$mock" --detach --port "${taken##*:}" 2>&1)"; then fail "--detach on 
 echo "$out" | grep -q "did not start" || fail "no reason given: $out"
 kill "$pid"
 wait "$pid" || true
+
+# 5. Kill one, start the next on the same --pid-file at once: the first, still stopping, must not
+# remove the file the second wrote.
+"$mock" --detach --port 0 --quiet --pid-file "$dir/next.pid" >/dev/null || fail "first mock"
+first="$(cat "$dir/next.pid")"
+kill "$first"
+"$mock" --detach --port 0 --quiet --pid-file "$dir/next.pid" >/dev/null || fail "second mock"
+second="$(cat "$dir/next.pid")"
+while kill -0 "$first" 2>/dev/null; do sleep 0.05; done
+[ "$(cat "$dir/next.pid" 2>/dev/null)" = "$second" ] || fail "the first mock removed the second's --pid-file"
+kill "$second"
 trap - EXIT
 echo "mock CI one-liners: all checks passed"
