@@ -1,6 +1,7 @@
 #include "webdata/client.hpp"
 
 #include "client_core.hpp"
+#include "job_follower.hpp"
 #include "json_scan.hpp"
 #include "surface.hpp"
 #include "webdata/v1/client.hpp"
@@ -10,9 +11,6 @@ namespace {
 
 using detail::Call;
 using detail::ClientCore;
-
-// How much longer than the service's own scrape timeout the HTTP request may take.
-constexpr std::chrono::seconds kScrapeTimeoutMargin{10};
 
 ClientOptions with_url_and_key(std::string api_url, std::string api_key) {
   ClientOptions options;
@@ -72,41 +70,15 @@ Result<Document> document_call(const ClientCore& core, const Call& call,
   return doc;
 }
 
-Result<Document> scrape_call(const ClientCore& core, std::string body,
-                             std::optional<std::chrono::milliseconds> scrape_timeout,
-                             const CallOptions& options) {
-  Call call;
-  call.method = "POST";
-  call.target = core.path("/scrape");
-  call.body = std::move(body);
-  if (scrape_timeout) call.min_timeout = *scrape_timeout + kScrapeTimeoutMargin;
-  return document_call(core, call, options);
-}
-
-Result<Document> get_scrape_call(const ClientCore& core, const std::string& id,
-                                 const CallOptions& options) {
-  Call call;
-  call.target = core.path("/scrape/" + detail::escape_segment(id));
-  return document_call(core, call, options);
-}
-
-template <class Request>
-std::string body_of(const Request& request) {
-  return detail::dump(detail::encode(request));
-}
-
 // The calls of a client, once for both API versions: the core knows its version and so every
 // path; the facades below only encode their version's request types.
 
-Result<JobStarted> start_job(const ClientCore& core, const std::string& resource, std::string body,
-                             const CallOptions& options) {
-  Call call;
-  call.method = "POST";
-  call.target = core.path(resource);
-  call.body = std::move(body);
-  call.creates_job = true;
-  auto started = detail::decode_response<JobStarted>(
-      core.execute_json(call, options, core.deadline_for(options)), "job start answer");
+template <class Request>
+Result<JobStarted> start_job(const ClientCore& core, const std::string& resource,
+                             const Request& request, const CallOptions& options) {
+  auto started = detail::call_for<JobStarted>(
+      core, detail::job_post(core.path(resource), detail::encode(request)), options,
+      "job start answer");
   if (started.ok() && started->id.empty()) {
     Error err;
     err.kind = ErrorKind::kParse;
@@ -133,19 +105,18 @@ JobT job_handle(const std::shared_ptr<const ClientCore>& core, std::string id) {
   return JobT(core, core->version(), std::move(started));
 }
 
-template <class JobT>
+template <class JobT, class Request>
 Result<JobT> start(const std::shared_ptr<const ClientCore>& core, const char* resource,
-                   std::string body, const CallOptions& options) {
-  auto started = start_job(*core, resource, std::move(body), options);
+                   const Request& request, const CallOptions& options) {
+  auto started = start_job(*core, resource, request, options);
   if (!started.ok()) return started.error();
   return JobT(core, core->version(), std::move(*started));
 }
 
 Result<std::vector<ActiveCrawl>> active_crawls(const ClientCore& core,
                                                const CallOptions& options) {
-  Call call;
-  call.target = core.path("/crawl/active");
-  auto tree = core.execute_json(call, options, core.deadline_for(options));
+  auto tree = core.execute_json(detail::get(core.path("/crawl/active")), options,
+                                core.deadline_for(options));
   if (!tree.ok()) return tree.error();
   if (!tree->is_object() || !tree->contains("crawls")) {
     Error err;
@@ -159,13 +130,9 @@ Result<std::vector<ActiveCrawl>> active_crawls(const ClientCore& core,
 template <class Results, class Request>
 Result<Results> search(const ClientCore& core, const Request& request,
                        const CallOptions& options) {
-  Call call;
-  call.method = "POST";
-  call.target = core.path("/search");
-  call.body = body_of(request);
-  if (request.timeout) call.min_timeout = *request.timeout + kScrapeTimeoutMargin;
-  return detail::decode_response<Results>(
-      core.execute_json(call, options, core.deadline_for(options)), "search results");
+  const Call call =
+      detail::post_with_timeout(core.path("/search"), detail::encode(request), request.timeout);
+  return detail::call_for<Results>(core, call, options, "search results");
 }
 
 template <class Request, class Formats>
@@ -214,7 +181,9 @@ const std::string& BasicClient<Api>::api_url() const {
 template <class Api>
 Result<Document> BasicClient<Api>::scrape(const ScrapeRequest& request,
                                           const CallOptions& options) const {
-  return scrape_call(*core_, body_of(request), request.timeout, options);
+  const Call call =
+      detail::post_with_timeout(core_->path("/scrape"), detail::encode(request), request.timeout);
+  return document_call(*core_, call, options);
 }
 
 template <class Api>
@@ -227,13 +196,14 @@ Result<Document> BasicClient<Api>::scrape(std::string url,
 template <class Api>
 Result<Document> BasicClient<Api>::get_scrape(const std::string& id,
                                               const CallOptions& options) const {
-  return get_scrape_call(*core_, id, options);
+  return document_call(*core_, detail::get(core_->path("/scrape/" + detail::escape_segment(id))),
+                       options);
 }
 
 template <class Api>
 Result<BatchScrapeJob> BasicClient<Api>::start_batch_scrape(const BatchScrapeRequest& request,
                                                             const CallOptions& options) const {
-  return start<BatchScrapeJob>(core_, "/batch/scrape", body_of(request), options);
+  return start<BatchScrapeJob>(core_, "/batch/scrape", request, options);
 }
 
 template <class Api>
@@ -282,7 +252,7 @@ Result<JobErrors> BasicClient<Api>::batch_scrape_errors(const std::string& id,
 template <class Api>
 Result<CrawlJob> BasicClient<Api>::start_crawl(const CrawlRequest& request,
                                                const CallOptions& options) const {
-  return start<CrawlJob>(core_, "/crawl", body_of(request), options);
+  return start<CrawlJob>(core_, "/crawl", request, options);
 }
 
 template <class Api>
@@ -420,13 +390,9 @@ Client::Client(std::string api_url, std::string api_key)
 
 Result<AgentResult> Client::start_agent(const AgentRequest& request,
                                         const CallOptions& options) const {
-  Call call;
-  call.method = "POST";
-  call.target = core_->path("/agent");
-  call.body = detail::dump(detail::encode(request));
-  call.creates_job = true;
-  auto first = detail::decode_response<AgentResult>(
-      core_->execute_json(call, options, core_->deadline_for(options)), "agent answer");
+  auto first = detail::call_for<AgentResult>(
+      *core_, detail::job_post(core_->path("/agent"), detail::encode(request)), options,
+      "agent answer");
   if (!first.ok()) return first;
   // The synchronous form carries the answer; the job form only an id.
   const bool synchronous =
@@ -444,56 +410,35 @@ Result<AgentResult> Client::agent(const AgentRequest& request, const PollingPoli
   if (!first_options.deadline) first_options.deadline = deadline;
   auto first = start_agent(request, first_options);
   if (!first.ok() || first->status.is_terminal()) return first;
-  // The job form: poll until the agent ends.
+  // The job form: an interval after the start, poll until the agent ends.
   CallOptions follow = options;
   follow.idempotency_key.reset();
   if (!follow.deadline) follow.deadline = deadline;
-  detail::Deadline stop = deadline;
-  if (policy.max_wait) {
-    const auto end = core_->clock().now() + *policy.max_wait;
-    stop = stop ? std::min(*stop, end) : end;
+  const detail::Deadline stop = detail::wait_deadline(*core_, policy, follow);
+  const std::string id = *first->id;
+  const std::string what = "agent " + id;
+  if (auto err = detail::pause_between_polls(*core_, policy, policy.cancel, stop, what)) {
+    return *err;
   }
-  AgentResult current = std::move(*first);
-  while (!current.status.is_terminal()) {
-    if (policy.cancel.cancelled()) {
-      Error err;
-      err.kind = ErrorKind::kCancelled;
-      err.message = "agent " + *current.id + " cancelled by the caller";
-      return err;
-    }
-    auto delay = policy.interval;
-    if (stop) {
-      const auto now = core_->clock().now();
-      if (now >= *stop) {
-        Error err;
-        err.kind = ErrorKind::kTimeout;
-        err.message = "agent " + *current.id + " did not end within the time allowed";
-        err.retryable = true;
-        return err;
-      }
-      delay = std::min(delay, std::chrono::duration_cast<std::chrono::milliseconds>(*stop - now));
-    }
-    core_->clock().sleep_for(delay, policy.cancel);
-    const std::string id = *current.id;
-    auto next = agent_status(id, follow);
-    if (!next.ok()) return next;
-    current = std::move(*next);
-    if (!current.id) current.id = id;
-  }
-  return current;
+  return detail::poll_until<AgentResult>(
+      *core_, policy, stop, what,
+      [&]() {
+        auto next = agent_status(id, follow);
+        if (next.ok() && !next->id) next->id = id;
+        return next;
+      },
+      [](const AgentResult& current) { return current.status.is_terminal(); });
 }
 
 Result<AgentResult> Client::agent_status(const std::string& id, const CallOptions& options) const {
-  Call call;
-  call.target = core_->path("/agent/" + detail::escape_segment(id));
-  return detail::decode_response<AgentResult>(
-      core_->execute_json(call, options, core_->deadline_for(options)), "agent status");
+  return detail::call_for<AgentResult>(
+      *core_, detail::get(core_->path("/agent/" + detail::escape_segment(id))), options,
+      "agent status");
 }
 
 Result<bool> Client::cancel_agent(const std::string& id, const CallOptions& options) const {
-  Call call;
-  call.method = "DELETE";
-  call.target = core_->path("/agent/" + detail::escape_segment(id));
+  const Call call =
+      detail::json_call("DELETE", core_->path("/agent/" + detail::escape_segment(id)));
   auto tree = core_->execute_json(call, options, core_->deadline_for(options));
   // `{success: false}` with a 2xx status arrives as an error: the job had already ended, which is
   // an answer here, not a failure (the official SDK reads it so too).

@@ -31,6 +31,14 @@ Error cancelled_error(const Call& call) {
   return err;
 }
 
+/// `err`, the parse error of a 2xx answer's body, told about the call and the answer.
+Error unreadable_answer(Error err, const Call& call, const HttpResponse& response) {
+  err.http_status = response.status;
+  err.message += " (" + call.method + " " + call.target + ")";
+  attach_response(err, response);
+  return err;
+}
+
 }  // namespace
 
 ClientCore::ClientCore(ClientOptions options, ApiVersion version)
@@ -133,13 +141,7 @@ Result<json> ClientCore::execute_json(const Call& call, const CallOptions& optio
   auto response = execute(call, options, deadline);
   if (!response.ok()) return response.error();
   auto tree = parse_body(response->body);
-  if (!tree.ok()) {
-    Error err = tree.error();
-    err.http_status = response->status;
-    err.message += " (" + call.method + " " + call.target + ")";
-    attach_response(err, *response);
-    return err;
-  }
+  if (!tree.ok()) return unreadable_answer(tree.error(), call, *response);
   const json& body = *tree;
   if (body.is_object() && body.contains("success") && body["success"] == false) {
     return http_error(*response);
@@ -152,13 +154,7 @@ Result<StatusChunk> ClientCore::execute_status(const Call& call, const CallOptio
   auto response = execute(call, options, deadline);
   if (!response.ok()) return response.error();
   auto chunk = StatusChunk::scan(std::move(response->body));
-  if (!chunk.ok()) {
-    Error err = chunk.error();
-    err.http_status = response->status;
-    err.message += " (" + call.method + " " + call.target + ")";
-    attach_response(err, *response);
-    return err;
-  }
+  if (!chunk.ok()) return unreadable_answer(chunk.error(), call, *response);
   if (chunk->reports_failure()) {
     response->body = std::move(*chunk).take_body();
     return http_error(*response);

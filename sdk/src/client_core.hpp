@@ -128,6 +128,22 @@ inline Call post(std::string target, const json& body) {
   return json_call("POST", std::move(target), &body);
 }
 
+/// A POST that creates a job: retried only with an idempotency key (`ClientCore::execute`).
+inline Call job_post(std::string target, const json& body) {
+  Call call = post(std::move(target), body);
+  call.creates_job = true;
+  return call;
+}
+
+/// A POST of a request that asks the service to work up to `service_timeout` (the `timeout` of
+/// a scrape, search or map): the HTTP request may take that long plus a margin.
+inline Call post_with_timeout(std::string target, const json& body,
+                              std::optional<std::chrono::milliseconds> service_timeout) {
+  Call call = post(std::move(target), body);
+  if (service_timeout) call.min_timeout = *service_timeout + std::chrono::seconds(10);
+  return call;
+}
+
 /// A target with query parameters appended, each value percent-encoded: an unset optional adds
 /// nothing, a list repeats its name (`?categories=a&categories=b`).
 ///

@@ -170,24 +170,11 @@ void fields(IO& io, M& r) {
   map_tail_fields(io, r);
 }
 
-namespace {
-
-/// A map asks the service to wait up to `timeout`: the HTTP request may take that long plus a
-/// margin.
-template <class Request>
-Call map_call(std::string path, const Request& request) {
-  Call call = post(std::move(path), write_fields(request));
-  if (request.timeout) call.min_timeout = *request.timeout + std::chrono::seconds(10);
-  return call;
-}
-
-}  // namespace
-
 // The usage calls are the same in both versions but for the path prefix.
 template <class Request>
 Result<MapResult> map(const ClientCore& core, const Request& request, const CallOptions& options) {
-  return call_and_decode<MapResult>(core, map_call(core.path("/map"), request), options,
-                                    "map result", decode_map);
+  const Call call = post_with_timeout(core.path("/map"), write_fields(request), request.timeout);
+  return call_and_decode<MapResult>(core, call, options, "map result", decode_map);
 }
 template Result<MapResult> map(const ClientCore&, const MapRequest&, const CallOptions&);
 template Result<MapResult> map(const ClientCore&, const v1::MapRequest&, const CallOptions&);

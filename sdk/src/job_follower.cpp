@@ -48,14 +48,9 @@ JobFollower::JobFollower(std::shared_ptr<const ClientCore> core, std::string sta
       status_path_(std::move(status_path)),
       policy_(std::move(policy)),
       options_(std::move(options)),
+      deadline_(wait_deadline(*core_, policy_, options_)),
       what_(std::move(what)),
-      target_(status_path_) {
-  deadline_ = core_->deadline_for(options_);
-  if (policy_.max_wait) {
-    const auto end = core_->clock().now() + *policy_.max_wait;
-    deadline_ = deadline_ ? std::min(*deadline_, end) : end;
-  }
-}
+      target_(status_path_) {}
 
 void JobFollower::resume(std::size_t received, std::optional<std::string> first_key) {
   received_ = received;

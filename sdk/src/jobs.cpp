@@ -14,17 +14,9 @@ constexpr const char* kStatusWhat = "job status";
 
 Result<JobStatus> get_status(const detail::ClientCore& core, const std::string& target,
                              const CallOptions& options, Deadline deadline) {
-  Call call;
-  call.target = target;
-  auto chunk = core.execute_status(call, options, deadline, kStatusWhat);
+  auto chunk = core.execute_status(detail::get(target), options, deadline, kStatusWhat);
   if (!chunk.ok()) return chunk.error();
   return std::move(*chunk).take_all();
-}
-
-Deadline earlier(Deadline a, Deadline b) {
-  if (!a) return b;
-  if (!b) return a;
-  return std::min(*a, *b);
 }
 
 }  // namespace
@@ -39,8 +31,7 @@ Result<JobStatus> Job::status(const CallOptions& options) const {
 
 Result<JobStatus> Job::poll_until_done(const PollingPolicy& policy,
                                        const CallOptions& options) const {
-  Deadline deadline = core_->deadline_for(options);
-  if (policy.max_wait) deadline = earlier(deadline, core_->clock().now() + *policy.max_wait);
+  const Deadline deadline = detail::wait_deadline(*core_, policy, options);
   const std::string what = "job " + id();
   // `limit=1` keeps each poll small; deployments that ignore it still answer one chunk.
   const std::string target = resource_ + "/" + detail::escape_segment(id()) + "?limit=1";
@@ -61,10 +52,7 @@ Result<JobStatus> Job::poll_until_done(const PollingPolicy& policy,
 Result<JobStatus> Job::wait(const PollingPolicy& policy, const CallOptions& options) const {
   // One budget for the polls and the download that follows.
   CallOptions within = options;
-  within.deadline = core_->deadline_for(options);
-  if (policy.max_wait) {
-    within.deadline = earlier(within.deadline, core_->clock().now() + *policy.max_wait);
-  }
+  within.deadline = detail::wait_deadline(*core_, policy, options);
   within.total_timeout.reset();
   PollingPolicy unbounded = policy;
   unbounded.max_wait.reset();
@@ -141,9 +129,7 @@ Stream<Document> Job::documents(const PollingPolicy& policy, const CallOptions& 
 }
 
 Result<JobState> Job::cancel(const CallOptions& options) const {
-  Call call;
-  call.method = "DELETE";
-  call.target = resource_ + "/" + detail::escape_segment(id());
+  const Call call = detail::json_call("DELETE", resource_ + "/" + detail::escape_segment(id()));
   auto tree = core_->execute_json(call, options, core_->deadline_for(options));
   if (!tree.ok()) return tree.error();
   // Deployments omit `success`; the state is what counts.
@@ -154,8 +140,7 @@ Result<JobState> Job::cancel(const CallOptions& options) const {
 }
 
 Result<JobErrors> Job::errors(const CallOptions& options) const {
-  Call call;
-  call.target = resource_ + "/" + detail::escape_segment(id()) + "/errors";
+  const Call call = detail::get(resource_ + "/" + detail::escape_segment(id()) + "/errors");
   return detail::decode_response<JobErrors>(
       core_->execute_json(call, options, core_->deadline_for(options)), "job errors");
 }
