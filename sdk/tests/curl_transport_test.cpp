@@ -9,12 +9,21 @@
 
 using webdata::testing::SdkMock;
 
+namespace {
+
+/// A GET of `url` through `transport`.
+webdata::Result<webdata::HttpResponse> fetch(webdata::Transport& transport,
+                                             const std::string& url) {
+  webdata::HttpRequest req;
+  req.url = url;
+  return transport.send(req);
+}
+
+}  // namespace
+
 TEST_CASE("curl transport exchanges with a real server", "[transport]") {
   SdkMock mock;
-  auto transport = webdata::make_curl_transport();
-  webdata::HttpRequest req;
-  req.url = mock.url("/health");
-  auto res = transport->send(req);
+  auto res = fetch(*webdata::make_curl_transport(), mock.url("/health"));
   REQUIRE(res.ok());
   CHECK(res->status == 200);
   CHECK(res->header("Content-Type") == "application/json");
@@ -23,10 +32,7 @@ TEST_CASE("curl transport exchanges with a real server", "[transport]") {
 
 TEST_CASE("HTTP errors are responses, not transport errors", "[transport]") {
   SdkMock mock;
-  auto transport = webdata::make_curl_transport();
-  webdata::HttpRequest req;
-  req.url = mock.url("/missing");
-  auto res = transport->send(req);
+  auto res = fetch(*webdata::make_curl_transport(), mock.url("/missing"));
   REQUIRE(res.ok());
   CHECK(res->status == 404);
 }
@@ -37,10 +43,7 @@ TEST_CASE("a refused connection is a retryable transport error", "[transport]") 
     SdkMock mock;
     url = mock.url("/health");
   }  // stopped: nothing listens on that port any more
-  auto transport = webdata::make_curl_transport();
-  webdata::HttpRequest req;
-  req.url = url;
-  auto res = transport->send(req);
+  auto res = fetch(*webdata::make_curl_transport(), url);
   REQUIRE_FALSE(res.ok());
   CHECK(res.error().kind == webdata::ErrorKind::kTransport);
   CHECK(res.error().retryable);
@@ -50,10 +53,7 @@ TEST_CASE("a response over the size limit is an error", "[transport]") {
   SdkMock mock;
   webdata::CurlTransportOptions options;
   options.max_response_bytes = 8;
-  auto transport = webdata::make_curl_transport(options);
-  webdata::HttpRequest req;
-  req.url = mock.url("/health");
-  auto res = transport->send(req);
+  auto res = fetch(*webdata::make_curl_transport(options), mock.url("/health"));
   REQUIRE_FALSE(res.ok());
   CHECK(res.error().message.find("limit") != std::string::npos);
 }
@@ -66,9 +66,7 @@ TEST_CASE("one transport is safe to share across threads", "[transport]") {
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < 25; ++i) {
-        webdata::HttpRequest req;
-        req.url = mock.url("/health");
-        auto res = transport->send(req);
+        auto res = fetch(*transport, mock.url("/health"));
         if (res.ok() && res->status == 200) ++ok;
       }
     });
