@@ -14,6 +14,7 @@ using webdata::testing::connection_refused;
 using webdata::testing::FakeClock;
 using webdata::testing::FakeTransport;
 using webdata::testing::json_response;
+using webdata::testing::path_of;
 using namespace std::chrono_literals;
 
 namespace {
@@ -34,13 +35,6 @@ std::string query_param(const std::string& url, const std::string& name) {
     rest = rest.substr(amp + 1);
   }
   return "";
-}
-
-std::string path_of(const std::string& url) {
-  const auto scheme = url.find("://");
-  const auto slash = url.find('/', scheme + 3);
-  const auto q = url.find('?');
-  return url.substr(slash, q == std::string::npos ? std::string::npos : q - slash);
 }
 
 json document(int i) {

@@ -29,13 +29,6 @@ std::string printed(const T& value) {
   return out.str();
 }
 
-std::string path_of(const std::string& url) {
-  const auto scheme = url.find("://");
-  const auto slash = url.find('/', scheme + 3);
-  return url.substr(slash, url.find('?') == std::string::npos ? std::string::npos
-                                                                : url.find('?') - slash);
-}
-
 const auto kStarted =
     json_response(200, R"({"success": true, "id": "j1", "url": "http://api.test:3002/x/j1"})");
 const auto kScraped = json_response(200, R"({"success": true, "data": {"markdown": "# Hi"}})");
@@ -246,7 +239,8 @@ TEST_CASE("short forms send what the long forms send", "[ergonomics][client]") {
                                           "/v2/crawl",  "/v2/search", "/v2/batch/scrape",
                                           "/v1/scrape", "/v1/crawl",  "/v1/search"};
   REQUIRE(sent.size() == paths.size());
-  for (std::size_t i = 0; i < paths.size(); ++i) CHECK(path_of(sent[i].url) == paths[i]);
+  for (std::size_t i = 0; i < paths.size(); ++i)
+    CHECK(webdata::testing::path_of(sent[i].url) == paths[i]);
 }
 
 TEST_CASE("the v1 and v2 clients are one implementation with the version's paths",
@@ -288,7 +282,8 @@ TEST_CASE("the v1 and v2 clients are one implementation with the version's paths
         v + "/batch/scrape/j1",  v + "/crawl/active", v + "/search"};
     const auto sent = f.transport->requests();
     REQUIRE(sent.size() == expected.size());
-    for (std::size_t i = 0; i < expected.size(); ++i) CHECK(path_of(sent[i].url) == expected[i]);
+    for (std::size_t i = 0; i < expected.size(); ++i)
+      CHECK(webdata::testing::path_of(sent[i].url) == expected[i]);
     CHECK(sent[3].method == "DELETE");
   }
 }

@@ -34,6 +34,14 @@ inline Error connection_refused() {
   return e;
 }
 
+/// The path of an absolute `url`, without its query ("http://a.test/v2/crawl?x=1" -> "/v2/crawl").
+inline std::string path_of(const std::string& url) {
+  const auto scheme = url.find("://");
+  const auto slash = url.find('/', scheme + 3);
+  const auto q = url.find('?');
+  return url.substr(slash, q == std::string::npos ? std::string::npos : q - slash);
+}
+
 /// Answers from a handler (or a queue of canned answers) and records every request.
 class FakeTransport : public Transport {
  public:
