@@ -2,7 +2,6 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include <atomic>
 #include <set>
 #include <thread>
 
@@ -12,6 +11,9 @@
 #include "watched.hpp"
 #include "webdata/webdata.hpp"
 
+using webdata::testing::client_through;
+using webdata::testing::CountingTransport;
+using webdata::testing::crawl_of;
 using webdata::testing::page_pacing;
 using webdata::testing::policy_for;
 using webdata::testing::SdkMock;
@@ -21,27 +23,6 @@ using Kind = webdata::WatchEvent::Kind;
 using namespace std::chrono_literals;
 
 namespace {
-
-/// The libcurl transport, counting requests and the documents their answers carried.
-class CountingTransport : public webdata::Transport {
- public:
-  webdata::Result<webdata::HttpResponse> send(const webdata::HttpRequest& request) override {
-    auto response = inner_->send(request);
-    ++requests;
-    if (response.ok()) {
-      const auto body = nlohmann::json::parse(response->body, nullptr, false);
-      if (body.is_object() && body.contains("data") && body["data"].is_array()) {
-        documents += body["data"].size();
-      }
-    }
-    return response;
-  }
-  std::atomic<int> requests{0};
-  std::atomic<std::size_t> documents{0};
-
- private:
-  std::shared_ptr<webdata::Transport> inner_ = webdata::make_curl_transport();
-};
 
 /// Turns the mock's crawl watcher off, as a deployment without it (POST /__admin/settings).
 void turn_watcher_off(const SdkMock& mock) {
@@ -65,13 +46,6 @@ long long handled(const SdkMock& mock) {
   return reply.body.at("meta").at("total").get<long long>();
 }
 
-webdata::CrawlRequest crawl_of(const std::string& url) {
-  webdata::CrawlRequest crawl;
-  crawl.url = url;
-  crawl.max_concurrency = 1;
-  return crawl;
-}
-
 /// Every event is well formed: status first, finished last and once, documents numbered.
 void check_shape(const Watched& w, bool websocket) {
   REQUIRE_FALSE(w.error);
@@ -88,22 +62,12 @@ void check_shape(const Watched& w, bool websocket) {
   CHECK(finished == 1);
 }
 
-/// A client of `mock` whose requests go through `transport`.
-webdata::Client counting_client(const SdkMock& mock,
-                                const std::shared_ptr<CountingTransport>& transport) {
-  webdata::ClientOptions options;
-  options.api_url = mock.url();
-  options.api_key = "test-key";
-  options.transport = transport;
-  return webdata::Client(options);
-}
-
 }  // namespace
 
 TEST_CASE("watch() streams a running crawl over the WebSocket", "[watch][integration]") {
   SdkMock mock(page_pacing(40));
   auto transport = std::make_shared<CountingTransport>();
-  webdata::Client client = counting_client(mock, transport);
+  webdata::Client client = client_through(mock.url(), transport);
   auto job = client.start_crawl(crawl_of("http://pages-12.synthetic.test/")).value();
 
   const Watched w = watch_all(job.watch(policy_for(webdata::WatchMode::kAuto)));
@@ -130,7 +94,7 @@ TEST_CASE("watch() falls back to polling and downloads each document once",
           "[watch][integration]") {
   SdkMock mock(page_pacing(40));
   auto transport = std::make_shared<CountingTransport>();
-  webdata::Client client = counting_client(mock, transport);
+  webdata::Client client = client_through(mock.url(), transport);
 
   auto mode = webdata::WatchMode::kPolling;
   SECTION("the service offers no watcher (kAuto)") {

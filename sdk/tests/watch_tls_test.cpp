@@ -3,7 +3,6 @@
 // the answers the mock never gives.
 #include <catch2/catch.hpp>
 
-#include <atomic>
 #include <cstdlib>
 #include <set>
 
@@ -13,7 +12,10 @@
 #include "watched.hpp"
 #include "webdata/webdata.hpp"
 
+using webdata::testing::client_through;
 using webdata::testing::ConnectProxy;
+using webdata::testing::CountingTransport;
+using webdata::testing::crawl_of;
 using webdata::testing::page_pacing;
 using webdata::testing::policy_for;
 using webdata::testing::ScriptedService;
@@ -26,23 +28,6 @@ using Kind = webdata::WatchEvent::Kind;
 using namespace std::chrono_literals;
 
 namespace {
-
-/// Forwards to an inner transport (and its connection options), counting requests.
-class CountingTransport : public webdata::Transport {
- public:
-  explicit CountingTransport(std::shared_ptr<webdata::Transport> inner) : inner_(std::move(inner)) {}
-  webdata::Result<webdata::HttpResponse> send(const webdata::HttpRequest& request) override {
-    ++requests;
-    return inner_->send(request);
-  }
-  std::optional<webdata::CurlTransportOptions> connection_options() const override {
-    return inner_->connection_options();
-  }
-  std::atomic<int> requests{0};
-
- private:
-  std::shared_ptr<webdata::Transport> inner_;
-};
 
 /// Environment proxies of the machine running the tests must not change what these tests
 /// reach; they are set aside for the test's duration.
@@ -66,22 +51,11 @@ class NoEnvironmentProxy {
   std::vector<std::pair<std::string, std::string>> saved_;
 };
 
-webdata::CrawlRequest crawl_of(const std::string& url) {
-  webdata::CrawlRequest crawl;
-  crawl.url = url;
-  crawl.max_concurrency = 1;
-  return crawl;
-}
-
 webdata::Client tls_client(const std::string& url, webdata::CurlTransportOptions tls,
                            std::shared_ptr<CountingTransport>* counter = nullptr) {
-  webdata::ClientOptions options;
-  options.api_url = url;
-  options.api_key = "test-key";
   auto counting = std::make_shared<CountingTransport>(webdata::make_curl_transport(std::move(tls)));
   if (counter != nullptr) *counter = counting;
-  options.transport = counting;
-  return webdata::Client(options);
+  return client_through(url, counting);
 }
 
 void check_streamed(const Watched& w, int pages) {
