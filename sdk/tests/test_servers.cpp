@@ -24,9 +24,7 @@ namespace {
 
 namespace beast = boost::beast;
 namespace net = boost::asio;
-namespace ssl = net::ssl;
 namespace http = beast::http;
-namespace websocket = beast::websocket;
 using tcp = net::ip::tcp;
 using boost::system::error_code;
 
@@ -80,6 +78,9 @@ void close_socket(Client& socket) {
   socket.shutdown(tcp::socket::shutdown_both, ignored);
   socket.close(ignored);
 }
+void close_socket(beast::tcp_stream& stream) {
+  close_socket(stream.socket());
+}
 
 /// Hands each connection accepted on `acceptor` to `serve`, until the acceptor is closed.
 template <class Serve>
@@ -103,6 +104,43 @@ void close_on_loop(Loop& loop, tcp::acceptor& acceptor) {
   closed.get_future().wait();
 }
 
+/// Reads one HTTP request (`Message`: a message or a parser) off `stream`, then calls
+/// `read(buffer, message)`, the buffer holding what came after the request; closes the stream
+/// when the read fails.
+template <class Message, class Stream, class Read>
+void read_request(const std::shared_ptr<Stream>& stream, Read read) {
+  auto buffer = std::make_shared<beast::flat_buffer>();
+  auto message = std::make_shared<Message>();
+  // Captures are named: a shared_ptr the body does not use would not be kept by `[=]`.
+  http::async_read(*stream, *buffer, *message,
+                   [stream, buffer, message, read](const error_code& ec, std::size_t) {
+                     if (ec) return close_socket(*stream);
+                     read(buffer, message);
+                   });
+}
+
+/// What each server's Impl is built on: a loop, a loopback acceptor on it, and the accept loop
+/// that hands every connection to `Server::serve`. The owner starts it once the Impl is set up
+/// and stops it first thing in its destructor, so that no handler runs while the Impl goes.
+template <class Server>
+struct Listener {
+  void start() {
+    net::post(loop.ioc, [this] {
+      accept_each(acceptor, [this](tcp::socket socket) {
+        static_cast<Server*>(this)->serve(std::move(socket));
+      });
+    });
+  }
+  void stop() {
+    close_on_loop(loop, acceptor);
+    loop.stop();
+  }
+  std::uint16_t port() const { return acceptor.local_endpoint().port(); }
+
+  Loop loop;
+  tcp::acceptor acceptor{listen_on_loopback(loop.ioc)};
+};
+
 /// Copies bytes both ways between `a` and `b` until either side ends, then closes both.
 template <class A>
 class Pump : public std::enable_shared_from_this<Pump<A>> {
@@ -115,35 +153,33 @@ class Pump : public std::enable_shared_from_this<Pump<A>> {
       auto data = std::make_shared<std::string>(std::move(already_read));
       net::async_write(b_, net::buffer(*data), [self, data](const error_code& ec, std::size_t) {
         if (ec) return self->stop();
-        self->a_to_b();
-        self->b_to_a();
+        self->both_ways();
       });
       return;
     }
-    a_to_b();
-    b_to_a();
+    both_ways();
   }
 
  private:
-  void a_to_b() {
-    auto self = this->shared_from_this();
-    a_.async_read_some(net::buffer(up_), [self](const error_code& ec, std::size_t n) {
-      if (ec) return self->stop();
-      net::async_write(self->b_, net::buffer(self->up_, n), [self](const error_code& e, std::size_t) {
-        if (e) return self->stop();
-        self->a_to_b();
-      });
-    });
+  using Chunk = std::array<char, 16384>;
+
+  void both_ways() {
+    copy(a_, b_, up_);
+    copy(b_, a_, down_);
   }
-  void b_to_a() {
+  /// Writes what `from` reads to `to`, a chunk at a time, until either side ends.
+  template <class From, class To>
+  void copy(From& from, To& to, Chunk& chunk) {
     auto self = this->shared_from_this();
-    b_.async_read_some(net::buffer(down_), [self](const error_code& ec, std::size_t n) {
-      if (ec) return self->stop();
-      net::async_write(self->a_, net::buffer(self->down_, n), [self](const error_code& e, std::size_t) {
-        if (e) return self->stop();
-        self->b_to_a();
-      });
-    });
+    from.async_read_some(
+        net::buffer(chunk), [self, &from, &to, &chunk](const error_code& ec, std::size_t n) {
+          if (ec) return self->stop();
+          net::async_write(to, net::buffer(chunk, n),
+                           [self, &from, &to, &chunk](const error_code& e, std::size_t) {
+                             if (e) return self->stop();
+                             self->copy(from, to, chunk);
+                           });
+        });
   }
   void stop() {
     close_socket(beast::get_lowest_layer(a_));
@@ -152,8 +188,8 @@ class Pump : public std::enable_shared_from_this<Pump<A>> {
 
   A a_;
   tcp::socket b_;
-  std::array<char, 16384> up_{};
-  std::array<char, 16384> down_{};
+  Chunk up_{};
+  Chunk down_{};
 };
 
 }  // namespace
@@ -216,38 +252,34 @@ TestCertificate::~TestCertificate() {
 
 // ---- TlsRelay
 
-struct TlsRelay::Impl {
+struct TlsRelay::Impl : Listener<Impl> {
+  using TlsStream = net::ssl::stream<tcp::socket>;
+
   explicit Impl(const TestCertificate& certificate) {
     context.use_certificate_chain_file(certificate.cert_file());
-    context.use_private_key_file(certificate.key_file(), ssl::context::pem);
+    context.use_private_key_file(certificate.key_file(), net::ssl::context::pem);
   }
-  ~Impl() { loop.stop(); }
 
-  void accept() {
-    accept_each(acceptor, [this](tcp::socket socket) {
-      auto stream = std::make_shared<ssl::stream<tcp::socket>>(std::move(socket), context);
-      stream->async_handshake(ssl::stream_base::server, [this, stream](const error_code& e) {
-        if (e) {
-          ++failed;
-          return;
-        }
-        ++handshakes;
-        auto backend_socket = std::make_shared<tcp::socket>(loop.ioc);
-        backend_socket->async_connect(
-            tcp::endpoint(net::ip::make_address("127.0.0.1"), backend),
-            [stream, backend_socket](const error_code& c) {
-              if (c) return close_socket(stream->lowest_layer());
-              std::make_shared<Pump<ssl::stream<tcp::socket>>>(std::move(*stream),
-                                                               std::move(*backend_socket))
-                  ->start();
-            });
-      });
+  void serve(tcp::socket socket) {
+    auto stream = std::make_shared<TlsStream>(std::move(socket), context);
+    stream->async_handshake(net::ssl::stream_base::server, [this, stream](const error_code& e) {
+      if (e) {
+        ++failed;
+        return;
+      }
+      ++handshakes;
+      auto backend_socket = std::make_shared<tcp::socket>(loop.ioc);
+      backend_socket->async_connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), backend),
+                                    [stream, backend_socket](const error_code& c) {
+                                      if (c) return close_socket(stream->lowest_layer());
+                                      std::make_shared<Pump<TlsStream>>(std::move(*stream),
+                                                                        std::move(*backend_socket))
+                                          ->start();
+                                    });
     });
   }
 
-  Loop loop;
-  ssl::context context{ssl::context::tls_server};
-  tcp::acceptor acceptor{listen_on_loopback(loop.ioc)};
+  net::ssl::context context{net::ssl::context::tls_server};
   std::uint16_t backend = 0;
   std::atomic<int> handshakes{0};
   std::atomic<int> failed{0};
@@ -256,15 +288,15 @@ struct TlsRelay::Impl {
 TlsRelay::TlsRelay(const TestCertificate& certificate, std::uint16_t backend_port)
     : impl_(std::make_shared<Impl>(certificate)) {
   impl_->backend = backend_port;
-  net::post(impl_->loop.ioc, [impl = impl_.get()] { impl->accept(); });
+  impl_->start();
 }
 
 TlsRelay::~TlsRelay() {
-  close_on_loop(impl_->loop, impl_->acceptor);
+  impl_->stop();
 }
 
 std::uint16_t TlsRelay::port() const {
-  return impl_->acceptor.local_endpoint().port();
+  return impl_->port();
 }
 std::string TlsRelay::url() const {
   return "https://127.0.0.1:" + std::to_string(port());
@@ -278,15 +310,7 @@ int TlsRelay::failed_handshakes() const {
 
 // ---- ConnectProxy
 
-struct ConnectProxy::Impl {
-  ~Impl() { loop.stop(); }
-
-  void accept() {
-    accept_each(acceptor, [this](tcp::socket socket) {
-      serve(std::make_shared<tcp::socket>(std::move(socket)));
-    });
-  }
-
+struct ConnectProxy::Impl : Listener<Impl> {
   void answer(const std::shared_ptr<tcp::socket>& client, std::string text) {
     auto data = std::make_shared<std::string>(std::move(text));
     net::async_write(*client, net::buffer(*data), [client, data](const error_code&, std::size_t) {
@@ -294,13 +318,10 @@ struct ConnectProxy::Impl {
     });
   }
 
-  void serve(const std::shared_ptr<tcp::socket>& client) {
-    auto buffer = std::make_shared<beast::flat_buffer>();
-    auto parser = std::make_shared<http::request_parser<http::empty_body>>();
-    // Captures are named: a shared_ptr the body does not use would not be kept by `[=]`.
-    http::async_read(*client, *buffer, *parser, [this, client, buffer, parser](
-                                                    const error_code& ec, std::size_t) {
-      if (ec) return close_socket(*client);
+  void serve(tcp::socket socket) {
+    auto client = std::make_shared<tcp::socket>(std::move(socket));
+    using Parser = http::request_parser<http::empty_body>;
+    read_request<Parser>(client, [this, client](const auto& buffer, const auto& parser) {
       const auto& request = parser->get();
       if (request.method() != http::verb::connect) {
         return answer(client, "HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n");
@@ -350,8 +371,6 @@ struct ConnectProxy::Impl {
     });
   }
 
-  Loop loop;
-  tcp::acceptor acceptor{listen_on_loopback(loop.ioc)};
   std::optional<std::string> credentials;
   std::atomic<int> refused{0};
   mutable std::mutex mutex;
@@ -361,15 +380,15 @@ struct ConnectProxy::Impl {
 ConnectProxy::ConnectProxy(std::optional<std::string> credentials)
     : impl_(std::make_shared<Impl>()) {
   impl_->credentials = std::move(credentials);
-  net::post(impl_->loop.ioc, [impl = impl_.get()] { impl->accept(); });
+  impl_->start();
 }
 
 ConnectProxy::~ConnectProxy() {
-  close_on_loop(impl_->loop, impl_->acceptor);
+  impl_->stop();
 }
 
 std::uint16_t ConnectProxy::port() const {
-  return impl_->acceptor.local_endpoint().port();
+  return impl_->port();
 }
 std::vector<std::string> ConnectProxy::tunnels() const {
   std::lock_guard<std::mutex> lock(impl_->mutex);
@@ -381,24 +400,12 @@ int ConnectProxy::refused() const {
 
 // ---- ScriptedService
 
-struct ScriptedService::Impl {
-  ~Impl() { loop.stop(); }
-
-  void accept() {
-    accept_each(acceptor, [this](tcp::socket socket) {
-      serve(std::make_shared<beast::tcp_stream>(std::move(socket)));
-    });
-  }
-
-  void serve(const std::shared_ptr<beast::tcp_stream>& stream) {
-    auto buffer = std::make_shared<beast::flat_buffer>();
-    auto request = std::make_shared<http::request<http::string_body>>();
-    // `buffer` is captured by name: the body does not use it, and `[=]` would leave it behind
-    // to be freed while the read still fills it.
-    http::async_read(*stream, *buffer, *request, [this, stream, buffer, request](
-                                                     const error_code& ec, std::size_t) {
-      if (ec) return close_socket(stream->socket());
-      if (!websocket::is_upgrade(*request)) {
+struct ScriptedService::Impl : Listener<Impl> {
+  void serve(tcp::socket socket) {
+    auto stream = std::make_shared<beast::tcp_stream>(std::move(socket));
+    using Request = http::request<http::string_body>;
+    read_request<Request>(stream, [this, stream](const auto&, const auto& request) {
+      if (!beast::websocket::is_upgrade(*request)) {
         ++plain;
         return respond(stream, http::status::ok, script.status_body);
       }
@@ -407,12 +414,13 @@ struct ScriptedService::Impl {
         return respond(stream, static_cast<http::status>(script.decline_status),
                        script.decline_body);
       }
-      auto ws = std::make_shared<websocket::stream<beast::tcp_stream>>(std::move(*stream));
+      auto ws = std::make_shared<beast::websocket::stream<beast::tcp_stream>>(std::move(*stream));
       ws->async_accept(*request, [this, ws](const error_code& a) {
         if (a) return;
-        ws->async_close(websocket::close_reason(static_cast<websocket::close_code>(script.close_code),
-                                                script.close_reason),
-                        [ws](const error_code&) {});
+        ws->async_close(
+            beast::websocket::close_reason(
+                static_cast<beast::websocket::close_code>(script.close_code), script.close_reason),
+            [ws](const error_code&) {});
       });
     });
   }
@@ -429,8 +437,6 @@ struct ScriptedService::Impl {
     });
   }
 
-  Loop loop;
-  tcp::acceptor acceptor{listen_on_loopback(loop.ioc)};
   Script script;
   std::atomic<int> upgrades{0};
   std::atomic<int> plain{0};
@@ -438,15 +444,15 @@ struct ScriptedService::Impl {
 
 ScriptedService::ScriptedService(Script script) : impl_(std::make_shared<Impl>()) {
   impl_->script = std::move(script);
-  net::post(impl_->loop.ioc, [impl = impl_.get()] { impl->accept(); });
+  impl_->start();
 }
 
 ScriptedService::~ScriptedService() {
-  close_on_loop(impl_->loop, impl_->acceptor);
+  impl_->stop();
 }
 
 std::string ScriptedService::url() const {
-  return "http://127.0.0.1:" + std::to_string(impl_->acceptor.local_endpoint().port());
+  return "http://127.0.0.1:" + std::to_string(impl_->port());
 }
 int ScriptedService::upgrades() const {
   return impl_->upgrades;
