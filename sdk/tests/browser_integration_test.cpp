@@ -4,11 +4,10 @@
 #include "sdk_mock.hpp"
 #include "webdata/webdata.hpp"
 
-using webdata::testing::SdkMock;
+using webdata::testing::MockAndClient;
 
-TEST_CASE("Client browser sessions: create, execute, list, delete", "[integration][browser]") {
-  SdkMock mock;
-  webdata::Client client(mock.url(), "test-key");
+TEST_CASE_METHOD(MockAndClient, "Client browser sessions: create, execute, list, delete",
+                 "[integration][browser]") {
   webdata::BrowserRequest request;
   request.ttl = 120;
   auto session = client.create_browser(request);
@@ -59,9 +58,8 @@ TEST_CASE("Client browser sessions: create, execute, list, delete", "[integratio
   CHECK(unknown.error().http_status == 404);
 }
 
-TEST_CASE("Client interact: a prompt on a scrape's page, then stop", "[integration][browser]") {
-  SdkMock mock;
-  webdata::Client client(mock.url(), "test-key");
+TEST_CASE_METHOD(MockAndClient, "Client interact: a prompt on a scrape's page, then stop",
+                 "[integration][browser]") {
   webdata::ScrapeRequest scrape;
   scrape.url = "https://pages-5.synthetic.test/";
   auto doc = client.scrape(scrape);

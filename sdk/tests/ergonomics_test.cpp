@@ -15,7 +15,7 @@
 
 using nlohmann::json;
 using webdata::testing::json_response;
-using webdata::testing::SdkMock;
+using webdata::testing::MockAndClient;
 using namespace std::chrono_literals;
 
 namespace {
@@ -125,14 +125,9 @@ TEST_CASE("a failed job's reason is JobStatus::error (and still in extras)", "[e
   CHECK(odd->extras.at("error").is_object());
 }
 
-TEST_CASE("a failed crawl of the mock reports its reason as JobStatus::error",
-          "[ergonomics][integration]") {
-  SdkMock mock;
-  webdata::Client client(mock.url(), "test-key");
-  webdata::PollingPolicy policy;
-  policy.interval = 20ms;
-  policy.max_wait = 30s;
-  auto status = client.crawl("http://nowhere.invalid/", policy);
+TEST_CASE_METHOD(MockAndClient, "a failed crawl of the mock reports its reason as JobStatus::error",
+                 "[ergonomics][integration]") {
+  auto status = client.crawl("http://nowhere.invalid/", {20ms, 30s, {}});
   REQUIRE(status.ok());
   CHECK(status->status == "failed");
   REQUIRE(status->error);
@@ -288,19 +283,14 @@ TEST_CASE("the v1 and v2 clients are one implementation with the version's paths
   }
 }
 
-TEST_CASE("the short forms against the mock", "[ergonomics][integration]") {
-  SdkMock mock;
-  webdata::Client client(mock.url(), "test-key");
+TEST_CASE_METHOD(MockAndClient, "the short forms against the mock", "[ergonomics][integration]") {
   auto doc = client.scrape("https://docs.example.test/getting-started/quickstart",
                            {webdata::Format::markdown});
   REQUIRE(doc.ok());
   CHECK_THAT(doc->metadata.title.value_or(""), Catch::StartsWith("Quickstart"));
   CHECK_FALSE(doc->markdown.value_or("").empty());
 
-  webdata::PollingPolicy policy;
-  policy.interval = 20ms;
-  policy.max_wait = 60s;
-  auto crawled = client.crawl("http://pages-3.synthetic.test/", policy);
+  auto crawled = client.crawl("http://pages-3.synthetic.test/", {20ms, 60s, {}});
   REQUIRE(crawled.ok());
   CHECK(crawled->status == "completed");
   CHECK(crawled->data.size() == 3);

@@ -190,9 +190,8 @@ TEST_CASE("batch scrape over HTTP with an invalid URL dropped", "[integration]")
   CHECK(result->data.size() == 2);
 }
 
-TEST_CASE("active crawls, cancel and idempotency keys over HTTP", "[integration]") {
-  SdkMock mock(sdk_mock_flags());
-  auto client = client_for(mock);
+TEST_CASE_METHOD(webdata::testing::MockAndClient,
+                 "active crawls, cancel and idempotency keys over HTTP", "[integration]") {
   webdata::CrawlRequest req;
   req.url = "https://pages-500.synthetic.test/";
   req.limit = 500;
@@ -216,9 +215,8 @@ TEST_CASE("active crawls, cancel and idempotency keys over HTTP", "[integration]
   CHECK(job->status().value().status == webdata::JobState::cancelled());
 }
 
-TEST_CASE("search and agent over HTTP against the indexed virtual web", "[integration]") {
-  SdkMock mock(sdk_mock_flags());
-  auto client = client_for(mock);
+TEST_CASE_METHOD(webdata::testing::MockAndClient,
+                 "search and agent over HTTP against the indexed virtual web", "[integration]") {
   webdata::SearchRequest req;
   req.query = "quickstart";
   req.limit = 3;

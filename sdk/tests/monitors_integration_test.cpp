@@ -3,24 +3,37 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "eventually.hpp"
 #include "sdk_mock.hpp"
 #include "webdata/webdata.hpp"
 
-using webdata::testing::SdkMock;
+using webdata::testing::MockAndClient;
 using namespace std::chrono_literals;
 
-TEST_CASE("Client monitors: create, list, get, update, run, checks, delete",
-          "[integration][monitors]") {
-  SdkMock mock;
-  webdata::Client client(mock.url(), "test-key");
+namespace {
+
+/// A request for a monitor `name` of `urls` (one target); its schedule is the caller's.
+webdata::CreateMonitorRequest monitor_request(const std::string& name,
+                                              std::vector<std::string> urls) {
   webdata::CreateMonitorRequest request;
-  request.name = "Synthetic";
-  request.schedule.text = "every 2 hours";
+  request.name = name;
   webdata::MonitorTarget target;
-  target.urls = {"https://pages-3.synthetic.test/", "https://pages-3.synthetic.test/p1"};
+  target.urls = std::move(urls);
   request.targets = {target};
+  return request;
+}
+
+}  // namespace
+
+TEST_CASE_METHOD(MockAndClient, "Client monitors: create, list, get, update, run, checks, delete",
+                 "[integration][monitors]") {
+  auto request = monitor_request(
+      "Synthetic", {"https://pages-3.synthetic.test/", "https://pages-3.synthetic.test/p1"});
+  request.schedule.text = "every 2 hours";
   auto created = client.create_monitor(request);
   REQUIRE(created.ok());
   CHECK(created->schedule.cron == "0 */2 * * *");
@@ -79,15 +92,10 @@ TEST_CASE("Client monitors: create, list, get, update, run, checks, delete",
   CHECK(gone.error().http_status == 404);
 }
 
-TEST_CASE("Client monitors: a bad schedule is a 400 with details", "[integration][monitors]") {
-  SdkMock mock;
-  webdata::Client client(mock.url(), "test-key");
-  webdata::CreateMonitorRequest request;
-  request.name = "Bad";
+TEST_CASE_METHOD(MockAndClient, "Client monitors: a bad schedule is a 400 with details",
+                 "[integration][monitors]") {
+  auto request = monitor_request("Bad", {"https://pages-3.synthetic.test/"});
   request.schedule.cron = "0 25 * * *";
-  webdata::MonitorTarget target;
-  target.urls = {"https://pages-3.synthetic.test/"};
-  request.targets = {target};
   auto refused = client.create_monitor(request);
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.error().http_status == 400);

@@ -14,7 +14,7 @@
 #include "sdk_mock.hpp"
 #include "webdata/webdata.hpp"
 
-using webdata::testing::SdkMock;
+using webdata::testing::MockAndClient;
 using namespace std::string_literals;
 
 namespace {
@@ -81,10 +81,9 @@ std::string lines_pdf(const std::vector<std::string>& lines, const std::string& 
 
 }  // namespace
 
-TEST_CASE("Client::parse uploads bytes and gets the document a scrape would make",
-          "[integration][parse]") {
-  SdkMock mock;
-  webdata::Client client(mock.url(), "test-key");
+TEST_CASE_METHOD(MockAndClient,
+                 "Client::parse uploads bytes and gets the document a scrape would make",
+                 "[integration][parse]") {
   webdata::ParseOptions options;
   options.formats = {webdata::FormatEntry("markdown"), webdata::FormatEntry("links")};
   auto doc = client.parse(webdata::ParseFile{kHtml, "notes.html", "text/html"}, options);
@@ -111,10 +110,9 @@ TEST_CASE("Client::parse uploads bytes and gets the document a scrape would make
   CHECK(again->markdown == std::optional<std::string>("plain"));
 }
 
-TEST_CASE("Client::parse sends binary content intact, from bytes and from a path",
-          "[integration][parse]") {
-  SdkMock mock;
-  webdata::Client client(mock.url(), "test-key");
+TEST_CASE_METHOD(MockAndClient,
+                 "Client::parse sends binary content intact, from bytes and from a path",
+                 "[integration][parse]") {
   const std::string bytes = "a\0b\r\n--boundary-like\r\n\0end"s;
   webdata::ParseOptions raw;
   raw.formats = {webdata::FormatEntry("rawHtml")};
@@ -136,10 +134,9 @@ TEST_CASE("Client::parse sends binary content intact, from bytes and from a path
   CHECK(parsed->markdown->find("Line 120 of the report.") != std::string::npos);
 }
 
-TEST_CASE("Client::parse errors: refused before sending, and the service's refusals",
-          "[integration][parse]") {
-  SdkMock mock;
-  webdata::Client client(mock.url(), "test-key");
+TEST_CASE_METHOD(MockAndClient,
+                 "Client::parse errors: refused before sending, and the service's refusals",
+                 "[integration][parse]") {
   auto missing = client.parse(std::filesystem::path("/nonexistent/webdata/file.pdf"));
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.error().kind == webdata::ErrorKind::kInvalidArgument);

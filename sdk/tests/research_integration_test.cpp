@@ -7,12 +7,11 @@
 #include "sdk_mock.hpp"
 #include "webdata/webdata.hpp"
 
-using webdata::testing::SdkMock;
+using webdata::testing::MockAndClient;
 
-TEST_CASE("research: papers searched, inspected, read and related through the SDK",
-          "[research]") {
-  SdkMock mock;
-  webdata::Client client(mock.url(), "test-key");
+TEST_CASE_METHOD(MockAndClient,
+                 "research: papers searched, inspected, read and related through the SDK",
+                 "[research]") {
   webdata::SearchPapersRequest search;
   search.query = "graph neural network molecules";
   search.k = 3;
@@ -42,10 +41,10 @@ TEST_CASE("research: papers searched, inspected, read and related through the SD
   CHECK(missing.error().http_status == 404);
 }
 
-TEST_CASE("research: GitHub slice, developer search, feedback and support ask through the SDK",
-          "[research]") {
-  SdkMock mock;
-  webdata::Client client(mock.url(), "test-key");
+TEST_CASE_METHOD(
+    MockAndClient,
+    "research: GitHub slice, developer search, feedback and support ask through the SDK",
+    "[research]") {
   const auto gh = client.search_github("retry backoff", 2);
   REQUIRE(gh.ok());
   REQUIRE_FALSE(gh->results.empty());

@@ -95,4 +95,11 @@ inline ClientOptions sdk_client_options(const SdkMock& mock, const std::string& 
   return options;
 }
 
+/// What most integration tests start from (TEST_CASE_METHOD): a mock run with sdk_mock_flags()
+/// and a v2 client of it with the test key (sdk_client_options()).
+struct MockAndClient {
+  SdkMock mock{sdk_mock_flags()};
+  Client client{sdk_client_options(mock)};
+};
+
 }  // namespace webdata::testing

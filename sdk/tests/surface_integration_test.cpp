@@ -12,13 +12,13 @@
 #include "stub_mapping.hpp"
 #include "webdata/webdata.hpp"
 
+using webdata::testing::MockAndClient;
 using webdata::testing::SdkMock;
 using namespace std::chrono_literals;
 
-TEST_CASE("Client::map lists a synthetic site with titles, honours limit and search",
-          "[integration][map]") {
-  SdkMock mock;
-  webdata::Client client(mock.url(), "test-key");
+TEST_CASE_METHOD(MockAndClient,
+                 "Client::map lists a synthetic site with titles, honours limit and search",
+                 "[integration][map]") {
   webdata::MapRequest req;
   req.url = "https://pages-40.synthetic.test/";
   auto all = client.map(req);
@@ -50,10 +50,9 @@ TEST_CASE("Client::map lists a synthetic site with titles, honours limit and sea
   CHECK_FALSE(v1_links->links.front().title.has_value());  // v1 answers plain URLs
 }
 
-TEST_CASE("Client::crawl_params_preview gives a crawl request start_crawl accepts",
-          "[integration][crawl-preview]") {
-  SdkMock mock;
-  webdata::Client client(mock.url(), "test-key");
+TEST_CASE_METHOD(MockAndClient,
+                 "Client::crawl_params_preview gives a crawl request start_crawl accepts",
+                 "[integration][crawl-preview]") {
   auto preview = client.crawl_params_preview(
       {"https://pages-40.synthetic.test/", "only /p1, at most 5 pages, skip the sitemap"});
   REQUIRE(preview.ok());
@@ -72,9 +71,8 @@ TEST_CASE("Client::crawl_params_preview gives a crawl request start_crawl accept
   CHECK(crawled->completed <= 5);
 }
 
-TEST_CASE("Client usage calls read the mock's accounting, v2 and v1", "[integration][team]") {
-  SdkMock mock;
-  webdata::Client client(mock.url(), "test-key");
+TEST_CASE_METHOD(MockAndClient, "Client usage calls read the mock's accounting, v2 and v1",
+                 "[integration][team]") {
   webdata::v1::Client v1(mock.url(), "test-key");
   auto before = client.credit_usage();
   REQUIRE(before.ok());
@@ -147,41 +145,58 @@ webdata::Json product_schema() {
       .value();
 }
 
+/// `client`'s extract of `req` (v1 or v2), waited for; it must have completed.
+template <class Client, class Request>
+auto completed_extract(const Client& client, const Request& req) {
+  auto done = client.extract(req, {50ms, 30s, {}});
+  REQUIRE(done.ok());
+  CHECK(done->status == "completed");
+  return *done;
+}
+
+/// The extract job `id` once done, read until then (the last status read when it never is).
+webdata::ExtractResult status_once_done(const webdata::Client& client, const std::string& id) {
+  webdata::ExtractResult last;
+  webdata::testing::eventually([&] {
+    auto status = client.extract_status(id);
+    REQUIRE(status.ok());
+    last = *status;
+    return last.done();
+  });
+  return last;
+}
+
 }  // namespace
 
-TEST_CASE("Client::extract starts, waits and returns data merged across a glob's pages",
-          "[integration][extract]") {
-  SdkMock mock;
+TEST_CASE_METHOD(MockAndClient,
+                 "Client::extract starts, waits and returns data merged across a glob's pages",
+                 "[integration][extract]") {
   add_shop(mock);
-  webdata::Client client(mock.url(), "test-key");
   webdata::ExtractRequest req;
   req.urls = {"http://shop.test/products/*"};
   req.schema = product_schema();
   req.show_sources = true;
-  auto done = client.extract(req, {50ms, 30s, {}});
-  REQUIRE(done.ok());
-  CHECK(done->status == "completed");
-  CHECK(done->success);
-  CHECK(done->data.text() == R"({"colour":"black","material":"steel"})");
-  CHECK(done->sources["colour"] == std::vector<std::string>{"http://shop.test/products/anvil"});
-  CHECK(done->credits_used == 15);
-  REQUIRE(done->tokens_used);
-  CHECK(*done->tokens_used > 0);
-  REQUIRE(done->expires_at);
+  auto done = completed_extract(client, req);
+  CHECK(done.success);
+  CHECK(done.data.text() == R"({"colour":"black","material":"steel"})");
+  CHECK(done.sources["colour"] == std::vector<std::string>{"http://shop.test/products/anvil"});
+  CHECK(done.credits_used == 15);
+  REQUIRE(done.tokens_used);
+  CHECK(*done.tokens_used > 0);
+  REQUIRE(done.expires_at);
 
   // The tokens show in the team's token usage.
   auto tokens = client.token_usage();
   REQUIRE(tokens.ok());
   REQUIRE(tokens->plan_tokens);
-  CHECK(*tokens->plan_tokens - tokens->remaining_tokens == *done->tokens_used);
+  CHECK(*tokens->plan_tokens - tokens->remaining_tokens == *done.tokens_used);
 }
 
-TEST_CASE("start_extract and extract_status: processing, then completed, errors as errors",
-          "[integration][extract]") {
-  SdkMock mock;
+TEST_CASE_METHOD(MockAndClient,
+                 "start_extract and extract_status: processing, then completed, errors as errors",
+                 "[integration][extract]") {
   add_shop(mock);
   webdata::testing::ApiClient(mock.url()).post("/__admin/settings", {{"pagePacingMs", 300}});
-  webdata::Client client(mock.url(), "test-key");
   webdata::ExtractRequest req;
   req.urls = {"http://shop.test/products/*"};
   req.prompt = "the colour";
@@ -192,13 +207,7 @@ TEST_CASE("start_extract and extract_status: processing, then completed, errors 
   REQUIRE(first.ok());
   CHECK(first->status == "processing");
   CHECK_FALSE(first->done());
-  webdata::ExtractResult last = *first;
-  webdata::testing::eventually([&] {
-    auto next = client.extract_status(started->id);
-    REQUIRE(next.ok());
-    last = *next;
-    return last.done();
-  });
+  const auto last = status_once_done(client, started->id);
   CHECK(last.status == "completed");
   CHECK(last.data.is_object());
   CHECK(last.sources.empty());  // not asked for
@@ -232,10 +241,7 @@ TEST_CASE("v1::Client::extract", "[integration][extract]") {
   req.urls = {"shop.test/products/anvil"};
   req.schema = product_schema();
   req.include_subdomains = false;
-  auto done = v1.extract(req, {50ms, 30s, {}});
-  REQUIRE(done.ok());
-  CHECK(done->status == "completed");
-  CHECK(done->data.text().find(R"("colour":"black")") != std::string::npos);
+  CHECK(completed_extract(v1, req).data.text().find(R"("colour":"black")") != std::string::npos);
   // A v1 job is readable through v2, as deployments share one store.
   auto job = v1.start_extract(req);
   REQUIRE(job.ok());
@@ -243,10 +249,9 @@ TEST_CASE("v1::Client::extract", "[integration][extract]") {
   CHECK(v2.extract_status(job->id).ok());
 }
 
-TEST_CASE("a failed extract job is an ExtractResult with its error, not an Error",
-          "[integration][extract]") {
-  SdkMock mock;
-  webdata::Client client(mock.url(), "test-key");
+TEST_CASE_METHOD(MockAndClient,
+                 "a failed extract job is an ExtractResult with its error, not an Error",
+                 "[integration][extract]") {
   webdata::ExtractRequest req;
   req.urls = {"http://nowhere.invalid/"};
   req.prompt = "the heading";
@@ -260,14 +265,7 @@ TEST_CASE("a failed extract job is an ExtractResult with its error, not an Error
   // The same through extract_status of a started job.
   auto started = client.start_extract(req);
   REQUIRE(started.ok());
-  webdata::ExtractResult last;
-  webdata::testing::eventually([&] {
-    auto status = client.extract_status(started->id);
-    REQUIRE(status.ok());
-    last = *status;
-    return last.done();
-  });
-  CHECK(last.status == "failed");
+  CHECK(status_once_done(client, started->id).status == "failed");
 }
 
 TEST_CASE("v1::Client deep research: start, status, wait", "[integration][v1-jobs]") {
