@@ -79,6 +79,16 @@ struct FakeCrawl {
   }
 };
 
+/// Answers `f`'s requests as a FakeCrawl of `total` documents, `chunk` at a time, running for
+/// `running_polls` status answers.
+void serve_crawl(Fixture& f, int total = 7, int chunk = 3, int running_polls = 0) {
+  auto crawl = std::make_shared<FakeCrawl>();
+  crawl->total = total;
+  crawl->chunk = chunk;
+  crawl->running_polls = running_polls;
+  f.transport = std::make_shared<FakeTransport>([crawl](const auto& r) { return (*crawl)(r); });
+}
+
 }  // namespace
 
 TEST_CASE("scrape posts the request with auth and reads the document", "[client]") {
@@ -355,9 +365,7 @@ TEST_CASE("deadlines bound retries and shorten the last request", "[client][retr
 
 TEST_CASE("status() fetches one chunk and never follows next", "[client][jobs]") {
   Fixture f;
-  auto crawl = std::make_shared<FakeCrawl>();
-  crawl->total = 10;
-  f.transport = std::make_shared<FakeTransport>([crawl](const auto& r) { return (*crawl)(r); });
+  serve_crawl(f, /*total=*/10);
   auto status = f.client().crawl_job("crawl-1").status();
   REQUIRE(status.ok());
   CHECK(status->data.size() == 3);
@@ -367,8 +375,7 @@ TEST_CASE("status() fetches one chunk and never follows next", "[client][jobs]")
 
 TEST_CASE("documents() follows next one chunk at a time", "[client][jobs]") {
   Fixture f;
-  auto crawl = std::make_shared<FakeCrawl>();
-  f.transport = std::make_shared<FakeTransport>([crawl](const auto& r) { return (*crawl)(r); });
+  serve_crawl(f);
   auto job = f.client().crawl_job("crawl-1");
   webdata::CallOptions call;
   call.timeout = 1234ms;
@@ -395,11 +402,7 @@ TEST_CASE("documents() follows next one chunk at a time", "[client][jobs]") {
 
 TEST_CASE("documents() while the job runs waits between empty chunks", "[client][jobs]") {
   Fixture f;
-  auto crawl = std::make_shared<FakeCrawl>();
-  crawl->total = 5;
-  crawl->chunk = 10;
-  crawl->running_polls = 3;
-  f.transport = std::make_shared<FakeTransport>([crawl](const auto& r) { return (*crawl)(r); });
+  serve_crawl(f, /*total=*/5, /*chunk=*/10, /*running_polls=*/3);
   webdata::PollingPolicy policy;
   policy.interval = 250ms;
   int count = 0;
@@ -416,11 +419,7 @@ TEST_CASE("documents() while the job runs waits between empty chunks", "[client]
 
 TEST_CASE("wait() polls without paging and downloads the documents once", "[client][jobs]") {
   Fixture f;
-  auto crawl = std::make_shared<FakeCrawl>();
-  crawl->total = 7;
-  crawl->chunk = 3;
-  crawl->running_polls = 4;
-  f.transport = std::make_shared<FakeTransport>([crawl](const auto& r) { return (*crawl)(r); });
+  serve_crawl(f, /*total=*/7, /*chunk=*/3, /*running_polls=*/4);
   webdata::CrawlRequest req;
   req.url = "https://site.test";
   webdata::PollingPolicy policy;
@@ -450,9 +449,7 @@ TEST_CASE("wait() polls without paging and downloads the documents once", "[clie
 
 TEST_CASE("poll_until_done gives up at max_wait and on cancellation", "[client][jobs]") {
   Fixture f;
-  auto crawl = std::make_shared<FakeCrawl>();
-  crawl->running_polls = 1000;
-  f.transport = std::make_shared<FakeTransport>([crawl](const auto& r) { return (*crawl)(r); });
+  serve_crawl(f, /*total=*/7, /*chunk=*/3, /*running_polls=*/1000);
   auto job = f.client().crawl_job("crawl-1");
   webdata::PollingPolicy policy;
   policy.interval = 1s;
