@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <type_traits>
@@ -328,6 +329,25 @@ void with_job(const JobSequence& seq, const std::shared_ptr<ReplayTransport>& tr
   use(client, client.crawl_job(seq.id));
 }
 
+// Replays every recorded job and reads it with `read(job, ids)`, which collects the scrape ids of
+// the documents it is given and returns the last status it saw (none where it sees no status):
+// the ids are exactly the final state's documents, none twice, and the last status is the final
+// one.
+template <class Read>
+void check_replayed_reads(Read read) {
+  for (const auto& seq : job_sequences()) {
+    INFO(seq.name());
+    auto transport = std::make_shared<ReplayTransport>(seq.exchanges);
+    std::vector<std::string> ids;
+    std::optional<std::string> last_state;
+    with_job(seq, transport, [&](const auto&, const auto& job) { last_state = read(job, ids); });
+    INFO("requests: " << Catch::Detail::stringify(transport->requests()));
+    if (last_state) CHECK(*last_state == seq.final_state().at("status"));
+    CHECK(ids == scrape_ids(seq.final_state().at("data")));
+    CHECK(unique(ids));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("replay: the recordings hold the job sequences the tests follow", "[replay]") {
@@ -348,41 +368,26 @@ TEST_CASE("replay: the recordings hold the job sequences the tests follow", "[re
 
 TEST_CASE("replay: documents() gives exactly the final state's documents of every recorded job",
           "[replay][jobs]") {
-  for (const auto& seq : job_sequences()) {
-    INFO(seq.name());
-    auto transport = std::make_shared<ReplayTransport>(seq.exchanges);
-    std::vector<std::string> ids;
-    with_job(seq, transport, [&](const auto&, const auto& job) {
-      for (auto& doc : job.documents(quarter_second())) {
-        REQUIRE(doc.ok());
-        ids.push_back(scrape_id_of(*doc));
-      }
-    });
-    INFO("requests: " << Catch::Detail::stringify(transport->requests()));
-    CHECK(ids == scrape_ids(seq.final_state().at("data")));
-    CHECK(unique(ids));
-  }
+  check_replayed_reads([](const auto& job, std::vector<std::string>& ids) {
+    for (auto& doc : job.documents(quarter_second())) {
+      REQUIRE(doc.ok());
+      ids.push_back(scrape_id_of(*doc));
+    }
+    return std::optional<std::string>();  // documents() shows no status
+  });
 }
 
 TEST_CASE("replay: pages() reaches the final state with its documents, none twice",
           "[replay][jobs]") {
-  for (const auto& seq : job_sequences()) {
-    INFO(seq.name());
-    auto transport = std::make_shared<ReplayTransport>(seq.exchanges);
-    std::vector<std::string> ids;
+  check_replayed_reads([](const auto& job, std::vector<std::string>& ids) {
     std::string last_state;
-    with_job(seq, transport, [&](const auto&, const auto& job) {
-      for (auto& page : job.pages(quarter_second())) {
-        REQUIRE(page.ok());
-        for (const auto& doc : page->data) ids.push_back(scrape_id_of(doc));
-        last_state = page->status.value();
-      }
-    });
-    INFO("requests: " << Catch::Detail::stringify(transport->requests()));
-    CHECK(last_state == seq.final_state().at("status"));
-    CHECK(ids == scrape_ids(seq.final_state().at("data")));
-    CHECK(unique(ids));
-  }
+    for (auto& page : job.pages(quarter_second())) {
+      REQUIRE(page.ok());
+      for (const auto& doc : page->data) ids.push_back(scrape_id_of(doc));
+      last_state = page->status.value();
+    }
+    return std::optional<std::string>(last_state);
+  });
 }
 
 TEST_CASE("replay: the waits end in the final state with exactly its documents", "[replay][jobs]") {
