@@ -102,4 +102,10 @@ struct MockAndClient {
   Client client{sdk_client_options(mock)};
 };
 
+/// The same with a v1 client.
+struct MockAndV1Client {
+  SdkMock mock{sdk_mock_flags()};
+  v1::Client v1{sdk_client_options(mock)};
+};
+
 }  // namespace webdata::testing

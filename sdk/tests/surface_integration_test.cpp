@@ -13,6 +13,7 @@
 #include "webdata/webdata.hpp"
 
 using webdata::testing::MockAndClient;
+using webdata::testing::MockAndV1Client;
 using webdata::testing::SdkMock;
 using namespace std::chrono_literals;
 
@@ -122,6 +123,14 @@ TEST_CASE_METHOD(MockAndClient, "Client usage calls read the mock's accounting, 
 
 namespace {
 
+/// The job `result` names: it must have started, with an id.
+template <class Job>
+Job started_job(webdata::Result<Job> result) {
+  REQUIRE(result.ok());
+  REQUIRE_FALSE(result->id.empty());
+  return *result;
+}
+
 void add_shop(const SdkMock& mock) {
   webdata::testing::ApiClient api(mock.url());
   const auto page = [](const std::string& title, const std::string& body) {
@@ -200,14 +209,12 @@ TEST_CASE_METHOD(MockAndClient,
   webdata::ExtractRequest req;
   req.urls = {"http://shop.test/products/*"};
   req.prompt = "the colour";
-  auto started = client.start_extract(req);
-  REQUIRE(started.ok());
-  REQUIRE_FALSE(started->id.empty());
-  auto first = client.extract_status(started->id);
+  const auto started = started_job(client.start_extract(req));
+  auto first = client.extract_status(started.id);
   REQUIRE(first.ok());
   CHECK(first->status == "processing");
   CHECK_FALSE(first->done());
-  const auto last = status_once_done(client, started->id);
+  const auto last = status_once_done(client, started.id);
   CHECK(last.status == "completed");
   CHECK(last.data.is_object());
   CHECK(last.sources.empty());  // not asked for
@@ -233,10 +240,8 @@ TEST_CASE_METHOD(MockAndClient,
   CHECK(slow.error().kind == webdata::ErrorKind::kTimeout);
 }
 
-TEST_CASE("v1::Client::extract", "[integration][extract]") {
-  SdkMock mock;
+TEST_CASE_METHOD(MockAndV1Client, "v1::Client::extract", "[integration][extract]") {
   add_shop(mock);
-  webdata::v1::Client v1(mock.url(), "test-key");
   webdata::v1::ExtractRequest req;
   req.urls = {"shop.test/products/anvil"};
   req.schema = product_schema();
@@ -268,18 +273,15 @@ TEST_CASE_METHOD(MockAndClient,
   CHECK(status_once_done(client, started->id).status == "failed");
 }
 
-TEST_CASE("v1::Client deep research: start, status, wait", "[integration][v1-jobs]") {
-  SdkMock mock;
-  webdata::v1::Client v1(mock.url(), "test-key");
+TEST_CASE_METHOD(MockAndV1Client, "v1::Client deep research: start, status, wait",
+                 "[integration][v1-jobs]") {
   webdata::v1::DeepResearchRequest req;
   req.query = "trail kettle";
   req.max_depth = 2;
   req.max_urls = 3;
   req.formats = {"markdown", "json"};
-  auto started = v1.start_deep_research(req);
-  REQUIRE(started.ok());
-  CHECK_FALSE(started->id.empty());
-  auto first = v1.deep_research_status(started->id);
+  const auto started = started_job(v1.start_deep_research(req));
+  auto first = v1.deep_research_status(started.id);
   REQUIRE(first.ok());
   CHECK(first->status == "processing");
   CHECK(first->final_analysis.empty());
@@ -301,9 +303,8 @@ TEST_CASE("v1::Client deep research: start, status, wait", "[integration][v1-job
   CHECK(missing.error().http_status == 404);
 }
 
-TEST_CASE("v1::Client llms.txt: start, status, wait", "[integration][v1-jobs]") {
-  SdkMock mock;
-  webdata::v1::Client v1(mock.url(), "test-key");
+TEST_CASE_METHOD(MockAndV1Client, "v1::Client llms.txt: start, status, wait",
+                 "[integration][v1-jobs]") {
   webdata::v1::LlmsTxtRequest req;
   req.url = "http://pages-5.synthetic.test/";
   req.max_urls = 3;
