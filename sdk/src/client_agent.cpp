@@ -10,32 +10,6 @@ namespace webdata {
 namespace detail {
 namespace {
 
-// ---- codecs (answers are decoded leniently: unknown members go to `extras`)
-
-AgentListItem decode_list_item(const json& j, const Path& p) {
-  AgentListItem out;
-  Reader r(j, p);
-  r.req("id", out.id);
-  r("createdAt", out.created_at);
-  r("targetHint", out.target_hint);
-  r("origin", out.origin);
-  r("integration", out.integration);
-  r("status", out.status);
-  if (const json* options = r.find("options"); options != nullptr && options->is_object()) {
-    const Path op = p.child("options");
-    Reader o(*options, op);
-    o("prompt", out.prompt);
-    o("urls", out.urls);
-    o("model", out.model);
-    o("effort", out.effort);
-    Extras rest;
-    o.rest(rest);
-    for (auto& [key, value] : rest) out.extras.emplace("options." + key, std::move(value));
-  }
-  r.rest(out.extras);
-  return out;
-}
-
 /// `before` of a `next` address ("...?before=<ms>"), when it has one.
 std::optional<long long> before_of(const std::string& next) {
   const auto at = next.find("before=");
@@ -48,98 +22,106 @@ std::optional<long long> before_of(const std::string& next) {
   return value;
 }
 
-AgentList decode_list(const json& j) {
-  AgentList out;
-  const Path p = Path{}.collecting(out.diagnostics);
-  Reader r(j, p);
-  r.skip("success");
-  r.each("agents", out.agents, decode_list_item);
-  r("next", out.next);
-  if (out.next) out.next_before = before_of(*out.next);
-  return out;
-}
-
-AgentTrace decode_trace(const json& j) {
-  AgentTrace out;
-  const Path p = Path{}.collecting(out.diagnostics);
-  Reader r(j, p);
-  r.skip("success");
-  r("id", out.id);
-  r("creditsUsed", out.credits_used);
-  r("activeBrowserSessions", out.active_browser_sessions);
-  r.each("events", out.events, [](const json& item, const Path& ep) {
-    AgentTraceEvent event;
-    Reader e(item, ep);
-    e.req("type", event.type);
-    e("eventId", event.event_id);
-    e("runId", event.run_id);
-    e("occurredAt", event.occurred_at);
-    e("producerSequence", event.producer_sequence);
-    if (const json* agent = e.find("agent"); agent != nullptr && agent->is_object()) {
-      const Path ap = ep.child("agent");
-      Reader a(*agent, ap);
-      a("id", event.agent_id);
-      a("role", event.agent_role);
-    }
-    event.fields = from_tree(item);
-    return event;
-  });
-  return out;
-}
-
-AgentThreadRun decode_thread_run(const json& j, const Path& p) {
-  AgentThreadRun out;
-  Reader r(j, p);
-  r.req("id", out.id);
-  r("turn", out.turn);
-  r("mode", out.mode);
-  r("prompt", out.prompt);
-  r("urls", out.urls);
-  r("status", out.status);
-  r("createdAt", out.created_at);
-  r("finishedAt", out.finished_at);
-  r("creditsUsed", out.credits_used);
-  r("message", out.message);
-  r("data", out.data);
-  r("exchange", out.exchange);
-  r.rest(out.extras);
-  return out;
-}
-
-AgentThread decode_thread(const json& j) {
-  AgentThread out;
-  const Path root = Path{}.collecting(out.diagnostics);
-  Reader top(j, root);
-  top.skip("success");
-  const json* thread = top.find("thread");
-  const Path p = root.child("thread");
-  if (thread == nullptr || !thread->is_object()) fail(root, "missing the \"thread\" object");
-  Reader r(*thread, p);
-  r.req("id", out.id);
-  r("createdAt", out.created_at);
-  r("updatedAt", out.updated_at);
-  r("status", out.status);
-  r.each("runs", out.runs, decode_thread_run);
-  return out;
-}
-
 }  // namespace
+
+// ---- codecs (answers are decoded leniently: unknown members go to `extras`)
+
+void fields(Reader& io, AgentListItem& item) {
+  io("id", item.id, kRequired);
+  io("createdAt", item.created_at);
+  io("targetHint", item.target_hint);
+  io("origin", item.origin);
+  io("integration", item.integration);
+  io("status", item.status);
+  // What the run was asked; the object's other members are kept as "options.<key>".
+  io.custom("options", item.prompt, [&item](const json& options, const Path& op) {
+    if (!options.is_object()) return;
+    Reader o(options, op);
+    o("prompt", item.prompt);
+    o("urls", item.urls);
+    o("model", item.model);
+    o("effort", item.effort);
+    o.rest_under("options", item.extras);
+  });
+  io.extras(item.extras);
+}
+
+void fields(Reader& io, AgentList& list) {
+  io("agents", list.agents);
+  io("next", list.next);
+  if (list.next) list.next_before = before_of(*list.next);
+}
+
+void fields(Reader& io, AgentTraceEvent& event) {
+  io("type", event.type, kRequired);
+  io("eventId", event.event_id);
+  io("runId", event.run_id);
+  io("occurredAt", event.occurred_at);
+  io("producerSequence", event.producer_sequence);
+  io.custom("agent", event.agent_id, [&event](const json& agent, const Path& ap) {
+    if (!agent.is_object()) return;
+    Reader a(agent, ap);
+    a("id", event.agent_id);
+    a("role", event.agent_role);
+  });
+}
+void decode(const json& j, AgentTraceEvent& out, const Path& p) {
+  read_fields(j, out, p);
+  out.fields = from_tree(j);
+}
+
+void fields(Reader& io, AgentTrace& trace) {
+  io("id", trace.id);
+  io("creditsUsed", trace.credits_used);
+  io("activeBrowserSessions", trace.active_browser_sessions);
+  io("events", trace.events);
+}
+
+void fields(Reader& io, AgentThreadRun& run) {
+  io("id", run.id, kRequired);
+  io("turn", run.turn);
+  io("mode", run.mode);
+  io("prompt", run.prompt);
+  io("urls", run.urls);
+  io("status", run.status);
+  io("createdAt", run.created_at);
+  io("finishedAt", run.finished_at);
+  io("creditsUsed", run.credits_used);
+  io("message", run.message);
+  io("data", run.data);
+  io("exchange", run.exchange);
+  io.extras(run.extras);
+}
+
+void fields(Reader& io, AgentThread& thread) {
+  io("id", thread.id, kRequired);
+  io("createdAt", thread.created_at);
+  io("updatedAt", thread.updated_at);
+  io("status", thread.status);
+  io("runs", thread.runs);
+}
+
+WEBDATA_ANSWER_CODEC(AgentListItem)
+WEBDATA_ANSWER_CODEC(AgentList)
+WEBDATA_ANSWER_CODEC(AgentTrace)
+WEBDATA_ANSWER_CODEC(AgentThreadRun)
+WEBDATA_ANSWER_CODEC(AgentThread)
+
 }  // namespace detail
 
 Result<AgentList> Client::list_agents(std::optional<long long> before,
                                       const CallOptions& options) const {
   std::string target = core_->path("/agent");
   if (before) target += "?before=" + std::to_string(*before);
-  return detail::call_and_decode<AgentList>(*core_, detail::get(std::move(target)), options,
-                                            "agent list", detail::decode_list);
+  return detail::call_for<AgentList>(*core_, detail::get(std::move(target)), options, "agent list");
 }
 
 Result<AgentTrace> Client::agent_trace(const std::string& id, bool live_view,
                                        const CallOptions& options) const {
   std::string target = core_->path("/agent/" + detail::escape_segment(id) + "/trace");
   if (live_view) target += "?liveView=true";
-  return detail::call_and_decode<AgentTrace>(*core_, detail::get(std::move(target)), options,
-                                            "agent trace", detail::decode_trace);
+  return detail::call_for<AgentTrace>(*core_, detail::get(std::move(target)), options,
+                                      "agent trace");
 }
 
 Result<std::string> Client::agent_snapshot(const std::string& id, const std::string& snapshot_id,
@@ -161,8 +143,8 @@ Result<AgentThread> Client::agent_thread(const std::string& thread_id, bool incl
                                          const CallOptions& options) const {
   std::string target = core_->path("/agent/threads/" + detail::escape_segment(thread_id));
   if (include_data) target += "?includeData=true";
-  return detail::call_and_decode<AgentThread>(*core_, detail::get(std::move(target)), options,
-                                            "agent thread", detail::decode_thread);
+  return detail::call_for_member<AgentThread>(*core_, detail::get(std::move(target)), options,
+                                              "agent thread", "thread", detail::kRequired);
 }
 
 }  // namespace webdata

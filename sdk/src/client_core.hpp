@@ -217,7 +217,7 @@ template <class T>
 T answer_model(const json& j) {
   T out{};
   decode(j, out, Path{});
-  out.extras.erase("success");
+  if constexpr (HasExtras<T>::value) out.extras.erase("success");
   return out;
 }
 

@@ -6,41 +6,11 @@
 #include "webdata/client.hpp"
 #include "webdata/v1/client.hpp"
 
-#include <algorithm>
-#include <chrono>
-
 namespace webdata {
 namespace detail {
 namespace {
 
 // ---- codecs (answers are decoded leniently: unknown members go to `extras`)
-
-void decode_link(const json& j, MapLink& out, const Path& p) {
-  if (j.is_string()) {  // v1, and v2 deployments that answer plain strings
-    out.url = j.get<std::string>();
-    return;
-  }
-  Reader r(j, p);
-  r.req("url", out.url);
-  r("title", out.title);
-  r("description", out.description);
-  r.rest(out.extras);
-}
-
-MapResult decode_map(const json& j) {
-  MapResult out;
-  const Path p = Path{}.collecting(out.diagnostics);
-  Reader r(j, p);
-  r.skip("success");
-  r.each("links", out.links, [](const json& item, const Path& lp) {
-    MapLink link;
-    decode_link(item, link, lp);
-    return link;
-  });
-  r("warning", out.warning);
-  r.rest(out.extras);
-  return out;
-}
 
 /// `data` of a usage answer, or the answer itself (older deployments answer flat).
 const json& usage_data(const json& j) {
@@ -102,20 +72,6 @@ UsageHistory decode_history(const json& j, const char* used_key) {
   return out;
 }
 
-QueueStatus decode_queue(const json& j) {
-  QueueStatus out;
-  const Path root = Path{}.collecting(out.diagnostics);
-  Reader r(j, root);
-  r.skip("success");
-  r("jobsInQueue", out.jobs_in_queue);
-  r("activeJobsInQueue", out.active_jobs_in_queue);
-  r("waitingJobsInQueue", out.waiting_jobs_in_queue);
-  r("maxConcurrency", out.max_concurrency);
-  r("mostRecentSuccess", out.most_recent_success);
-  r.rest(out.extras);
-  return out;
-}
-
 Concurrency decode_concurrency(const json& j) {
   const json& d = usage_data(j);
   Concurrency out;
@@ -128,20 +84,82 @@ Concurrency decode_concurrency(const json& j) {
   return out;
 }
 
-CrawlParamsPreview decode_preview(const json& j) {
-  CrawlParamsPreview out;
-  const Path root = Path{}.collecting(out.diagnostics);
-  Reader r(j, root);
-  r.skip("success");
-  if (const json* data = r.find("data"); data != nullptr && !data->is_null()) {
-    decode(*data, out.request, root.child("data"));
+}  // namespace
+
+void fields(Reader& io, MapLink& l) {
+  io("url", l.url, kRequired);
+  io("title", l.title);
+  io("description", l.description);
+  io.extras(l.extras);
+}
+void decode(const json& j, MapLink& out, const Path& p) {
+  if (j.is_string()) {  // v1, and v2 deployments that answer plain strings
+    out.url = j.get<std::string>();
+    return;
   }
-  r("warning", out.warning);
-  r.rest(out.extras);
-  return out;
+  read_fields(j, out, p);
 }
 
-}  // namespace
+void fields(Reader& io, MapResult& m) {
+  io("links", m.links);
+  io("warning", m.warning);
+  io.extras(m.extras);
+}
+
+void fields(Reader& io, QueueStatus& q) {
+  io("jobsInQueue", q.jobs_in_queue);
+  io("activeJobsInQueue", q.active_jobs_in_queue);
+  io("waitingJobsInQueue", q.waiting_jobs_in_queue);
+  io("maxConcurrency", q.max_concurrency);
+  io("mostRecentSuccess", q.most_recent_success);
+  io.extras(q.extras);
+}
+
+void fields(Reader& io, CrawlParamsPreview& p) {
+  io("data", p.request, kEssential);
+  io("warning", p.warning);
+  io.extras(p.extras);
+}
+
+void fields(Reader& io, ExtractStarted& s) {
+  io("id", s.id, kRequired);
+  io("invalidURLs", s.invalid_urls);
+  io("warning", s.warning);
+  io.extras(s.extras);
+}
+
+void fields(Reader& io, ExtractResult& x) {
+  io("success", x.success);
+  io("status", x.status, kRequired);
+  io("data", x.data);
+  io.custom("sources", x.sources, [&x](const json& sources, const Path& sp) {
+    if (!sources.is_object()) {
+      fail(sp, std::string("expected an object, got ") + type_name(sources));
+    }
+    for (const auto& [field, urls] : sources.items()) {
+      // Deployments name pages as a list of URLs; anything else is kept as text.
+      std::vector<std::string>& list = x.sources[field];
+      if (urls.is_array()) {
+        for (const auto& url : urls)
+          list.push_back(url.is_string() ? url.get<std::string>() : url.dump());
+      } else if (urls.is_string()) {
+        list.push_back(urls.get<std::string>());
+      }
+    }
+  });
+  io("expiresAt", x.expires_at);
+  io("creditsUsed", x.credits_used);
+  io("tokensUsed", x.tokens_used);
+  io("warning", x.warning);
+  io("error", x.error);
+  io.extras(x.extras);
+}
+
+WEBDATA_ANSWER_CODEC(MapResult)
+WEBDATA_ANSWER_CODEC(QueueStatus)
+WEBDATA_ANSWER_CODEC(CrawlParamsPreview)
+WEBDATA_ANSWER_CODEC(ExtractStarted)
+WEBDATA_ANSWER_CODEC(ExtractResult)
 
 // What a map request sends; the two versions differ in how they name the sitemap's use.
 template <class IO, class R>
@@ -174,7 +192,7 @@ void fields(IO& io, M& r) {
 template <class Request>
 Result<MapResult> map(const ClientCore& core, const Request& request, const CallOptions& options) {
   const Call call = post_with_timeout(core.path("/map"), write_fields(request), request.timeout);
-  return call_and_decode<MapResult>(core, call, options, "map result", decode_map);
+  return call_for<MapResult>(core, call, options, "map result");
 }
 template Result<MapResult> map(const ClientCore&, const MapRequest&, const CallOptions&);
 template Result<MapResult> map(const ClientCore&, const v1::MapRequest&, const CallOptions&);
@@ -202,8 +220,7 @@ Result<UsageHistory> usage_history(const ClientCore& core, const char* noun, boo
 }
 
 Result<QueueStatus> queue_status(const ClientCore& core, const CallOptions& options) {
-  return call_and_decode<QueueStatus>(core, get(core.path("/team/queue-status")), options,
-                                      "queue status", decode_queue);
+  return call_for<QueueStatus>(core, get(core.path("/team/queue-status")), options, "queue status");
 }
 
 Result<Concurrency> concurrency(const ClientCore& core, const CallOptions& options) {
@@ -235,49 +252,6 @@ json encode_extract(const Request& v) {
   return std::move(w.out);
 }
 
-ExtractStarted decode_extract_started(const json& j) {
-  ExtractStarted out;
-  const Path p = Path{}.collecting(out.diagnostics);
-  Reader r(j, p);
-  r.skip("success");
-  r.req("id", out.id);
-  r("invalidURLs", out.invalid_urls);
-  r("warning", out.warning);
-  r.rest(out.extras);
-  return out;
-}
-
-ExtractResult decode_extract(const json& j) {
-  ExtractResult out;
-  const Path p = Path{}.collecting(out.diagnostics);
-  Reader r(j, p);
-  r("success", out.success);
-  r.req("status", out.status);
-  r("data", out.data);
-  r.custom("sources", out.sources, [&out](const json& sources, const Path& sp) {
-    if (!sources.is_object()) {
-      fail(sp, std::string("expected an object, got ") + type_name(sources));
-    }
-    for (const auto& [field, urls] : sources.items()) {
-      // Deployments name pages as a list of URLs; anything else is kept as text.
-      std::vector<std::string>& list = out.sources[field];
-      if (urls.is_array()) {
-        for (const auto& url : urls)
-          list.push_back(url.is_string() ? url.get<std::string>() : url.dump());
-      } else if (urls.is_string()) {
-        list.push_back(urls.get<std::string>());
-      }
-    }
-  });
-  r("expiresAt", out.expires_at);
-  r("creditsUsed", out.credits_used);
-  r("tokensUsed", out.tokens_used);
-  r("warning", out.warning);
-  r("error", out.error);
-  r.rest(out.extras);
-  return out;
-}
-
 }  // namespace
 
 template <class Request>
@@ -289,15 +263,14 @@ Result<ExtractStarted> start_extract(const ClientCore& core, const Request& requ
     err.message = "extract needs at least one URL";
     return err;
   }
-  return call_and_decode<ExtractStarted>(core, post(core.path("/extract"), encode_extract(request)),
-                                         options, "extract start", decode_extract_started);
+  return call_for<ExtractStarted>(core, post(core.path("/extract"), encode_extract(request)),
+                                  options, "extract start");
 }
 
 Result<ExtractResult> extract_status(const ClientCore& core, const std::string& id,
                                      const CallOptions& options) {
   const std::string target = core.path("/extract/" + escape_segment(id));
-  auto status =
-      call_and_decode<ExtractResult>(core, get(target), options, "extract status", decode_extract);
+  auto status = call_for<ExtractResult>(core, get(target), options, "extract status");
   if (status.ok()) return status;
   // A failed job answers 200 with `success: false` and its `status`: that is the job's state, not
   // a refused request, so it is returned as an ExtractResult (as `extract` promises).
@@ -308,7 +281,7 @@ Result<ExtractResult> extract_status(const ClientCore& core, const std::string& 
     return status;
   }
   try {
-    return decode_extract(body);
+    return answer_model<ExtractResult>(body);
   } catch (const ParseError& parse_error) {
     return shape_error("extract status", parse_error.what(), e.raw_body);
   }
@@ -342,9 +315,8 @@ template Result<ExtractResult> extract(const ClientCore&, const v1::ExtractReque
 Result<CrawlParamsPreview> Client::crawl_params_preview(const CrawlParamsPreviewRequest& request,
                                                         const CallOptions& options) const {
   const detail::json body = {{"url", request.url}, {"prompt", request.prompt}};
-  return detail::call_and_decode<CrawlParamsPreview>(
-      *core_, detail::post("/v2/crawl/params-preview", body), options, "crawl params preview",
-      detail::decode_preview);
+  return detail::call_for<CrawlParamsPreview>(
+      *core_, detail::post("/v2/crawl/params-preview", body), options, "crawl params preview");
 }
 
 }  // namespace webdata

@@ -213,6 +213,11 @@ template <class T>
 struct HasEmpty<T, std::void_t<decltype(std::declval<const T&>().empty())>> : std::true_type {};
 
 template <class T, class = void>
+struct HasExtras : std::false_type {};
+template <class T>
+struct HasExtras<T, std::void_t<decltype(std::declval<T&>().extras)>> : std::true_type {};
+
+template <class T, class = void>
 struct HasDiagnostics : std::false_type {};
 template <class T>
 struct HasDiagnostics<T, std::void_t<decltype(std::declval<T&>().diagnostics)>>
