@@ -4,8 +4,9 @@
 namespace webdata::detail {
 namespace {
 
+// The scrape options both versions have.
 template <class IO, class S>
-void scrape_option_fields(IO& io, S& s) {
+void shared_scrape_option_fields(IO& io, S& s) {
   io("formats", s.formats);
   io("onlyMainContent", s.only_main_content);
   io("includeTags", s.include_tags);
@@ -16,7 +17,6 @@ void scrape_option_fields(IO& io, S& s) {
   io("mobile", s.mobile);
   io("skipTlsVerification", s.skip_tls_verification);
   io("timeout", s.timeout);
-  io("parsers", s.parsers);
   io("actions", s.actions);
   io("location", s.location);
   io("removeBase64Images", s.remove_base64_images);
@@ -24,6 +24,14 @@ void scrape_option_fields(IO& io, S& s) {
   io("proxy", s.proxy);
   io("storeInCache", s.store_in_cache);
   io("zeroDataRetention", s.zero_data_retention);
+  io("origin", s.origin);
+  io("integration", s.integration);
+}
+
+template <class IO, class S>
+void scrape_option_fields(IO& io, S& s) {
+  shared_scrape_option_fields(io, s);
+  io("parsers", s.parsers);
   io("onlyCleanContent", s.only_clean_content);
   io("minAge", s.min_age);
   io("lockdown", s.lockdown);
@@ -32,35 +40,15 @@ void scrape_option_fields(IO& io, S& s) {
   io("threatProtection", s.threat_protection);
   io("auditMetadata", s.audit_metadata);
   io("safeMode", s.safe_mode);
-  io("origin", s.origin);
-  io("integration", s.integration);
 }
 
 template <class IO, class S>
 void v1_scrape_option_fields(IO& io, S& s) {
-  io("formats", s.formats);
-  io("onlyMainContent", s.only_main_content);
-  io("includeTags", s.include_tags);
-  io("excludeTags", s.exclude_tags);
-  io("maxAge", s.max_age);
-  io("headers", s.headers);
-  io("waitFor", s.wait_for);
-  io("mobile", s.mobile);
-  io("skipTlsVerification", s.skip_tls_verification);
-  io("timeout", s.timeout);
+  shared_scrape_option_fields(io, s);
   io("parsePDF", s.parse_pdf);
   io("jsonOptions", s.json_options);
   io("extract", s.extract);
   io("changeTrackingOptions", s.change_tracking_options);
-  io("actions", s.actions);
-  io("location", s.location);
-  io("removeBase64Images", s.remove_base64_images);
-  io("blockAds", s.block_ads);
-  io("proxy", s.proxy);
-  io("storeInCache", s.store_in_cache);
-  io("zeroDataRetention", s.zero_data_retention);
-  io("origin", s.origin);
-  io("integration", s.integration);
 }
 
 template <class IO, class C>

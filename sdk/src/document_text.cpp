@@ -90,47 +90,50 @@ void fast_value(std::string_view v, std::optional<T>& out, const Path& p) {
   decode(tree, out, p);
 }
 
-void fast_value(std::string_view v, Metadata& out, const Path& p) {
-  if (v == "null") return;
-  const auto scanned = unique_members(v);
-  Metadata m;
+void fast_value(std::string_view v, Metadata& out, const Path& p);
+
+// The object `text` as a `Model`: each member its field list `list(io, model)` names read by
+// `fast_value`, each other member given to `other(model, key, value)`.
+template <class Model, class List, class Other>
+Model fast_members(std::string_view text, const Path& p, List list, Other other) {
+  const auto scanned = unique_members(text);
+  Model model;
   for (const auto& member : scanned->members) {
-    const std::string_view value = slice_of(v, member.value);
+    const std::string_view value = slice_of(text, member.value);
     bool known = false;
     auto io = [&](const char* key, auto& field) {
       if (known || member.key != key) return;
       known = true;
       fast_value(value, field, p.child(key));
     };
-    metadata_fields(io, m);
-    if (known) continue;
-    if (value.front() == '"') {
-      m.extras.emplace(member.key, unescape_json_string(value));
-    } else {
-      m.extras.emplace(member.key, to_metadata_value(from_tree(json::parse(value))));
-    }
+    list(io, model);
+    if (!known) other(model, member.key, value);
   }
-  out = std::move(m);
+  return model;
+}
+
+void fast_value(std::string_view v, Metadata& out, const Path& p) {
+  if (v == "null") return;
+  out = fast_members<Metadata>(
+      v, p, [](auto& io, Metadata& m) { metadata_fields(io, m); },
+      [](Metadata& m, const std::string& key, std::string_view value) {
+        if (value.front() == '"') {
+          m.extras.emplace(key, unescape_json_string(value));
+        } else {
+          m.extras.emplace(key, to_metadata_value(from_tree(json::parse(value))));
+        }
+      });
 }
 
 }  // namespace
 
 void decode_document_text(std::string_view text, Document& out, const Path& p) {
   try {
-    const auto scanned = unique_members(text);
-    Document doc;
-    for (const auto& member : scanned->members) {
-      const std::string_view value = slice_of(text, member.value);
-      bool known = false;
-      auto io = [&](const char* key, auto& field) {
-        if (known || member.key != key) return;
-        known = true;
-        fast_value(value, field, p.child(key));
-      };
-      document_fields(io, doc);
-      if (!known) doc.extras.emplace(member.key, from_tree(json::parse(value)));
-    }
-    out = std::move(doc);
+    out = fast_members<Document>(
+        text, p, [](auto& io, Document& d) { document_fields(io, d); },
+        [](Document& d, const std::string& key, std::string_view value) {
+          d.extras.emplace(key, from_tree(json::parse(value)));
+        });
     return;
   } catch (const UncommonShape&) {
   } catch (const ParseError&) {

@@ -2,23 +2,46 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iterator>
 #include <ostream>
 
 #include "webdata/transport.hpp"
 
 namespace webdata {
 
-const char* to_string(ErrorKind kind) noexcept {
-  switch (kind) {
-    case ErrorKind::kHttp: return "http";
-    case ErrorKind::kTransport: return "transport";
-    case ErrorKind::kTimeout: return "timeout";
-    case ErrorKind::kParse: return "parse";
-    case ErrorKind::kCancelled: return "cancelled";
-    case ErrorKind::kInvalidArgument: return "invalid_argument";
-    case ErrorKind::kNotJson: return "not_json";
+namespace {
+
+// Each kind's name (`to_string`) and the words `describe` begins with: kHttp adds the status,
+// kNotJson has none (its message is the whole line: "this deployment has no GET /v2/...").
+struct KindWords {
+  ErrorKind kind;
+  const char* name;
+  const char* label;
+};
+constexpr KindWords kKindWords[] = {
+    {ErrorKind::kHttp, "http", "HTTP"},
+    {ErrorKind::kTransport, "transport", "transport error"},
+    {ErrorKind::kTimeout, "timeout", "timeout"},
+    {ErrorKind::kParse, "parse", "invalid response"},
+    {ErrorKind::kCancelled, "cancelled", "cancelled"},
+    {ErrorKind::kInvalidArgument, "invalid_argument", "invalid argument"},
+    {ErrorKind::kNotJson, "not_json", ""},
+};
+static_assert(std::size(kKindWords) == static_cast<std::size_t>(ErrorKind::kNotJson) + 1,
+              "every ErrorKind has its words");
+
+const KindWords* words_of(ErrorKind kind) {
+  for (const auto& words : kKindWords) {
+    if (words.kind == kind) return &words;
   }
-  return "unknown";
+  return nullptr;
+}
+
+}  // namespace
+
+const char* to_string(ErrorKind kind) noexcept {
+  const KindWords* words = words_of(kind);
+  return words != nullptr ? words->name : "unknown";
 }
 
 std::ostream& operator<<(std::ostream& os, ErrorKind kind) {
@@ -26,29 +49,9 @@ std::ostream& operator<<(std::ostream& os, ErrorKind kind) {
 }
 
 std::string Error::describe() const {
-  std::string out;
-  switch (kind) {
-    case ErrorKind::kHttp:
-      out = "HTTP " + std::to_string(http_status);
-      break;
-    case ErrorKind::kTransport:
-      out = "transport error";
-      break;
-    case ErrorKind::kTimeout:
-      out = "timeout";
-      break;
-    case ErrorKind::kParse:
-      out = "invalid response";
-      break;
-    case ErrorKind::kCancelled:
-      out = "cancelled";
-      break;
-    case ErrorKind::kInvalidArgument:
-      out = "invalid argument";
-      break;
-    case ErrorKind::kNotJson:
-      break;  // the message is the whole line: "this deployment has no GET /v2/..."
-  }
+  const KindWords* words = words_of(kind);
+  std::string out = words != nullptr ? words->label : "";
+  if (kind == ErrorKind::kHttp) out += " " + std::to_string(http_status);
   if (!code.empty()) out += " " + code;
   if (!message.empty()) out += (out.empty() ? "" : ": ") + message;
   if (!request_id.empty()) out += " (request id " + request_id + ")";
