@@ -24,7 +24,7 @@ const char* kHome = R"html(<!DOCTYPE html><html lang="en"><head><title>Home</tit
 <li><a href="/c">c</a></li><li><a href="/d">d</a></li></ul></main></body></html>)html";
 
 /// Two teams, `test-key` (team-1) and `other-key` (team-2), and a small site at site.test.
-struct Fixture {
+struct TwoTeamsSite {
   RunningMock mock{config()};
   ApiClient api{mock.url()};
   ApiClient other{mock.url(), "other-key"};
@@ -36,7 +36,7 @@ struct Fixture {
     return config;
   }
 
-  Fixture() {
+  TwoTeamsSite() {
     REQUIRE(api.post("/__admin/mappings", page_stub("site.test", "/", kHome)).status == 201);
     for (const char* path : {"/a", "/b", "/c", "/d"}) {
       const std::string body = std::string("<html><head><title>") + path +
@@ -56,7 +56,8 @@ struct Fixture {
 
 }  // namespace
 
-TEST_CASE_METHOD(Fixture, "links keep mailto: links, as the service does", "[fidelity][scrape]") {
+TEST_CASE_METHOD(TwoTeamsSite, "links keep mailto: links, as the service does",
+                 "[fidelity][scrape]") {
   for (const std::string version : {"v1", "v2"}) {
     INFO(version);
     const auto r =
@@ -76,7 +77,7 @@ TEST_CASE_METHOD(Fixture, "links keep mailto: links, as the service does", "[fid
   CHECK(errors.body["errors"].empty());
 }
 
-TEST_CASE_METHOD(Fixture, "metadata always lists ogLocaleAlternate", "[fidelity][scrape]") {
+TEST_CASE_METHOD(TwoTeamsSite, "metadata always lists ogLocaleAlternate", "[fidelity][scrape]") {
   REQUIRE(api.post("/__admin/mappings",
                    page_stub("site.test", "/notes.txt", "two\nlines", 200, "text/plain"))
               .status == 201);
@@ -88,7 +89,7 @@ TEST_CASE_METHOD(Fixture, "metadata always lists ogLocaleAlternate", "[fidelity]
   }
 }
 
-TEST_CASE_METHOD(Fixture, "a crawl beyond the team's credits is cut to them and completes",
+TEST_CASE_METHOD(TwoTeamsSite, "a crawl beyond the team's credits is cut to them and completes",
                  "[fidelity][jobs][credits]") {
   REQUIRE(api.post("/__admin/settings/credits", {{"team", "team-1"}, {"credits", 3}}).status ==
           200);
@@ -115,7 +116,7 @@ TEST_CASE_METHOD(Fixture, "a crawl beyond the team's credits is cut to them and 
   CHECK(bad.body["details"].is_array());
 }
 
-TEST_CASE_METHOD(Fixture, "v1 search without results says so", "[fidelity][search]") {
+TEST_CASE_METHOD(TwoTeamsSite, "v1 search without results says so", "[fidelity][search]") {
   const auto none = api.post("/v1/search", {{"query", "zyxwvutsrq qqxjjz"}});
   REQUIRE(none.status == 200);
   CHECK(none.body["data"] == json::array());
@@ -130,7 +131,7 @@ TEST_CASE_METHOD(Fixture, "v1 search without results says so", "[fidelity][searc
   CHECK(bad.body["details"].is_array());
 }
 
-TEST_CASE_METHOD(Fixture, "the errors of another team's job answer 403 Forbidden",
+TEST_CASE_METHOD(TwoTeamsSite, "the errors of another team's job answer 403 Forbidden",
                  "[fidelity][jobs]") {
   const auto crawl = api.post("/v1/crawl", {{"url", "http://site.test/"}, {"limit", 1}});
   const auto batch = api.post("/v2/batch/scrape", {{"urls", {"http://site.test/a"}}});
@@ -154,7 +155,7 @@ TEST_CASE_METHOD(Fixture, "the errors of another team's job answer 403 Forbidden
   CHECK(other.get("/v2/crawl/" + batch_id + "/errors").status == 404);
 }
 
-TEST_CASE_METHOD(Fixture, "a scrape that times out says so in the service's words",
+TEST_CASE_METHOD(TwoTeamsSite, "a scrape that times out says so in the service's words",
                  "[fidelity][scrape]") {
   json slow = page_stub("site.test", "/slow", "<p>late</p>");
   slow["response"]["fixedDelayMilliseconds"] = 3000;
@@ -168,7 +169,7 @@ TEST_CASE_METHOD(Fixture, "a scrape that times out says so in the service's word
   CHECK(v2.body["error"] == "Scrape timed out after waiting in the concurrency limit queue");
 }
 
-TEST_CASE_METHOD(Fixture, "an extract start carries urlTrace", "[fidelity][extract]") {
+TEST_CASE_METHOD(TwoTeamsSite, "an extract start carries urlTrace", "[fidelity][extract]") {
   const auto started =
       api.post("/v2/extract", {{"urls", {"http://site.test/a"}}, {"prompt", "the page"}});
   REQUIRE(started.status == 200);
