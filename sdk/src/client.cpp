@@ -7,6 +7,53 @@
 #include "webdata/v1/client.hpp"
 
 namespace webdata {
+namespace detail {
+
+Result<Document> document_call(const ClientCore& core, const Call& call, const CallOptions& options,
+                               const char* what) {
+  auto response = core.execute(call, options, core.deadline_for(options));
+  if (!response.ok()) return response.error();
+  // The answer is indexed, not parsed into a tree: the document is decoded from its own text
+  // (per-call cost against a fast service, bench/analysis.md).
+  const std::string& answer = response->body;
+  const auto scanned = scan_json(answer);
+  if (!scanned) return unreadable_answer(not_json_error(answer), call, *response);
+  const auto text_of = [&](const ScannedMember& member) {
+    return std::string_view(answer.data() + member.value.begin,
+                            member.value.end - member.value.begin);
+  };
+  const ScannedMember* success = nullptr;
+  const ScannedMember* data = nullptr;
+  const ScannedMember* warning = nullptr;
+  for (const auto& member : scanned->members) {  // the last of repeated keys, as a tree keeps
+    if (member.key == "success") success = &member;
+    if (member.key == "data") data = &member;
+    if (member.key == "warning") warning = &member;
+  }
+  if (success != nullptr && text_of(*success) == "false") return http_error(*response);
+  if (data == nullptr) {
+    Error err = error_of(ErrorKind::kParse, std::string(what) + " response has no `data`");
+    err.raw_body = dump(json::parse(answer)).substr(0, 4096);
+    return err;
+  }
+  const std::string_view text = text_of(*data);
+  Result<Document> doc = [&]() -> Result<Document> {
+    try {
+      Document out;
+      decode_document_text(text, out, Path{});
+      return out;
+    } catch (const ParseError& e) {
+      return shape_error((std::string(what) + " document").c_str(), e.what(), text);
+    }
+  }();
+  if (doc.ok() && !doc->warning && warning != nullptr && text_of(*warning).front() == '"') {
+    doc->warning = unescape_json_string(text_of(*warning));
+  }
+  return doc;
+}
+
+}  // namespace detail
+
 namespace {
 
 using detail::Call;
@@ -19,57 +66,6 @@ ClientOptions with_url_and_key(std::string api_url, std::string api_key) {
   return options;
 }
 
-// A call answered `{success, data: <document>}` (POST /scrape, GET /scrape/{id}).
-Result<Document> document_call(const ClientCore& core, const Call& call,
-                               const CallOptions& options) {
-  auto response = core.execute(call, options, core.deadline_for(options));
-  if (!response.ok()) return response.error();
-  // The answer is indexed, not parsed into a tree: the document is decoded from its own text
-  // (per-call cost against a fast service, bench/analysis.md).
-  const std::string& answer = response->body;
-  const auto scanned = detail::scan_json(answer);
-  if (!scanned) {
-    Error err = detail::not_json_error(answer);
-    err.http_status = response->status;
-    err.message += " (" + call.method + " " + call.target + ")";
-    return err;
-  }
-  const auto text_of = [&](const detail::ScannedMember& member) {
-    return std::string_view(answer.data() + member.value.begin,
-                            member.value.end - member.value.begin);
-  };
-  const detail::ScannedMember* success = nullptr;
-  const detail::ScannedMember* data = nullptr;
-  const detail::ScannedMember* warning = nullptr;
-  for (const auto& member : scanned->members) {  // the last of repeated keys, as a tree keeps
-    if (member.key == "success") success = &member;
-    if (member.key == "data") data = &member;
-    if (member.key == "warning") warning = &member;
-  }
-  if (success != nullptr && text_of(*success) == "false") return detail::http_error(*response);
-  if (data == nullptr) {
-    Error err;
-    err.kind = ErrorKind::kParse;
-    err.message = "scrape response has no `data`";
-    err.raw_body = detail::dump(detail::json::parse(answer)).substr(0, 4096);
-    return err;
-  }
-  const std::string_view text = text_of(*data);
-  Result<Document> doc = [&]() -> Result<Document> {
-    try {
-      Document out;
-      detail::decode_document_text(text, out, detail::Path{});
-      return out;
-    } catch (const detail::ParseError& e) {
-      return detail::shape_error("scrape document", e.what(), text);
-    }
-  }();
-  if (doc.ok() && !doc->warning && warning != nullptr && text_of(*warning).front() == '"') {
-    doc->warning = detail::unescape_json_string(text_of(*warning));
-  }
-  return doc;
-}
-
 // The calls of a client, once for both API versions: the core knows its version and so every
 // path; the facades below only encode their version's request types.
 
@@ -80,10 +76,7 @@ Result<JobStarted> start_job(const ClientCore& core, const std::string& resource
       core, detail::job_post(core.path(resource), detail::encode(request)), options,
       "job start answer");
   if (started.ok() && started->id.empty()) {
-    Error err;
-    err.kind = ErrorKind::kParse;
-    err.message = "job start answer has no `id`";
-    return err;
+    return detail::error_of(ErrorKind::kParse, "job start answer has no `id`");
   }
   return started;
 }
@@ -119,10 +112,7 @@ Result<std::vector<ActiveCrawl>> active_crawls(const ClientCore& core,
                                 core.deadline_for(options));
   if (!tree.ok()) return tree.error();
   if (!tree->is_object() || !tree->contains("crawls")) {
-    Error err;
-    err.kind = ErrorKind::kParse;
-    err.message = "active crawls answer has no `crawls`";
-    return err;
+    return detail::error_of(ErrorKind::kParse, "active crawls answer has no `crawls`");
   }
   return detail::decode_tree<std::vector<ActiveCrawl>>((*tree)["crawls"], "active crawls");
 }
@@ -183,7 +173,7 @@ Result<Document> BasicClient<Api>::scrape(const ScrapeRequest& request,
                                           const CallOptions& options) const {
   const Call call =
       detail::post_with_timeout(core_->path("/scrape"), detail::encode(request), request.timeout);
-  return document_call(*core_, call, options);
+  return detail::document_call(*core_, call, options, "scrape");
 }
 
 template <class Api>
@@ -196,8 +186,8 @@ Result<Document> BasicClient<Api>::scrape(std::string url,
 template <class Api>
 Result<Document> BasicClient<Api>::get_scrape(const std::string& id,
                                               const CallOptions& options) const {
-  return document_call(*core_, detail::get(core_->path("/scrape/" + detail::escape_segment(id))),
-                       options);
+  const Call call = detail::get(core_->path("/scrape/" + detail::escape_segment(id)));
+  return detail::document_call(*core_, call, options, "scrape");
 }
 
 template <class Api>

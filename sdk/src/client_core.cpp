@@ -18,25 +18,12 @@ bool retryable_status(int status) {
 }
 
 Error timeout_error(const Call& call, const char* why) {
-  Error err;
-  err.kind = ErrorKind::kTimeout;
-  err.message = std::string(why) + " (" + call.method + " " + call.target + ")";
-  return err;
+  return error_of(ErrorKind::kTimeout,
+                  std::string(why) + " (" + call.method + " " + call.target + ")");
 }
 
 Error cancelled_error(const Call& call) {
-  Error err;
-  err.kind = ErrorKind::kCancelled;
-  err.message = "cancelled (" + call.method + " " + call.target + ")";
-  return err;
-}
-
-/// `err`, the parse error of a 2xx answer's body, told about the call and the answer.
-Error unreadable_answer(Error err, const Call& call, const HttpResponse& response) {
-  err.http_status = response.status;
-  err.message += " (" + call.method + " " + call.target + ")";
-  attach_response(err, response);
-  return err;
+  return error_of(ErrorKind::kCancelled, "cancelled (" + call.method + " " + call.target + ")");
 }
 
 }  // namespace
@@ -175,10 +162,8 @@ Result<std::string> ClientCore::resolve_next(const std::string& next) const {
     if (pos != std::string::npos) return base_url_ + next.substr(pos);
   }
   if (next.rfind(base_url_ + "/", 0) == 0) return next;
-  Error err;
-  err.kind = ErrorKind::kParse;
-  err.message = "refusing to follow a `next` address outside the API: " + next;
-  return err;
+  return error_of(ErrorKind::kParse,
+                  "refusing to follow a `next` address outside the API: " + next);
 }
 
 std::string request_id_of(const Headers& headers) {
@@ -195,6 +180,13 @@ std::string request_id_of(const Headers& headers) {
 void attach_response(Error& error, const HttpResponse& response) {
   error.headers = response.headers;
   error.request_id = request_id_of(response.headers);
+}
+
+Error unreadable_answer(Error err, const Call& call, const HttpResponse& response) {
+  err.http_status = response.status;
+  err.message += " (" + call.method + " " + call.target + ")";
+  attach_response(err, response);
+  return err;
 }
 
 std::optional<Error> answer_error(const HttpRequest& request, const HttpResponse& response) {

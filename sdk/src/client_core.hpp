@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "codec.hpp"
+#include "errors.hpp"
 #include "status_chunk.hpp"
 #include "webdata/api_version.hpp"
 #include "webdata/options.hpp"
@@ -89,6 +90,15 @@ Error http_error(const HttpResponse& response);
 /// Copies what an `Error` keeps of the answer it is about: headers and request id.
 void attach_response(Error& error, const HttpResponse& response);
 
+/// `err`, the parse error of a 2xx answer's body, told about the call and the answer.
+Error unreadable_answer(Error err, const Call& call, const HttpResponse& response);
+
+/// Runs a call answered `{success, data: <document>, warning?}` (a scrape, a parse): the
+/// document is decoded from its own text, without a tree of the answer, and takes the answer's
+/// `warning` when it has none. `what` names the answer in errors ("scrape").
+Result<Document> document_call(const ClientCore& core, const Call& call, const CallOptions& options,
+                               const char* what);
+
 /// The request id of an answer: the first of the headers services use for it.
 std::string request_id_of(const Headers& headers);
 
@@ -135,12 +145,20 @@ inline Call job_post(std::string target, const json& body) {
   return call;
 }
 
-/// A POST of a request that asks the service to work up to `service_timeout` (the `timeout` of
-/// a scrape, search or map): the HTTP request may take that long plus a margin.
+/// The time the HTTP request of a call that asks the service to work up to `service_timeout`
+/// (the `timeout` of a scrape, search, map or parse) may take: that plus a margin.
+inline std::optional<std::chrono::milliseconds> request_time_for(
+    std::optional<std::chrono::milliseconds> service_timeout) {
+  if (!service_timeout) return std::nullopt;
+  return *service_timeout + std::chrono::seconds(10);
+}
+
+/// A POST of a request that asks the service to work up to `service_timeout`
+/// (`request_time_for`).
 inline Call post_with_timeout(std::string target, const json& body,
                               std::optional<std::chrono::milliseconds> service_timeout) {
   Call call = post(std::move(target), body);
-  if (service_timeout) call.min_timeout = *service_timeout + std::chrono::seconds(10);
+  call.min_timeout = request_time_for(service_timeout);
   return call;
 }
 

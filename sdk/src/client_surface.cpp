@@ -258,10 +258,7 @@ template <class Request>
 Result<ExtractStarted> start_extract(const ClientCore& core, const Request& request,
                                      const CallOptions& options) {
   if (request.urls.empty()) {
-    Error err;
-    err.kind = ErrorKind::kInvalidArgument;
-    err.message = "extract needs at least one URL";
-    return err;
+    return error_of(ErrorKind::kInvalidArgument, "extract needs at least one URL");
   }
   return call_for<ExtractStarted>(core, post(core.path("/extract"), encode_extract(request)),
                                   options, "extract start");

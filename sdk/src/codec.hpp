@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "errors.hpp"
 #include "webdata/agent.hpp"
 #include "webdata/batch_scrape.hpp"
 #include "webdata/crawl.hpp"

@@ -197,10 +197,8 @@ Error shape_error(const char* what, const std::string& why, std::string_view tex
     if (c == '\n' || c == '\r' || c == '\t') c = ' ';
   }
   if (text.size() > kShown) start += "...";
-  Error err;
-  err.kind = ErrorKind::kParse;
-  err.message = std::string("unexpected ") + what + ": " + why + " (it begins: " + start + ")";
-  return err;
+  return error_of(ErrorKind::kParse,
+                  std::string("unexpected ") + what + ": " + why + " (it begins: " + start + ")");
 }
 
 Error not_json_error(const std::string& body) {

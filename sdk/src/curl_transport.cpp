@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "errors.hpp"
 #include "webdata/transport.hpp"
 
 namespace webdata {
@@ -115,11 +116,7 @@ class CurlTransport final : public Transport {
   Result<HttpResponse> send(const HttpRequest& request) override {
     std::unique_ptr<Handle> handle = acquire();
     if (handle == nullptr) {
-      Error err;
-      err.kind = ErrorKind::kTransport;
-      err.message = "curl_easy_init failed";
-      err.retryable = true;
-      return err;
+      return detail::error_of(ErrorKind::kTransport, "curl_easy_init failed", true);
     }
     CURL* curl = handle->curl;
     Exchange ex;

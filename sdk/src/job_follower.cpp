@@ -7,18 +7,11 @@
 namespace webdata::detail {
 
 Error cancelled_by_caller(const std::string& what) {
-  Error err;
-  err.kind = ErrorKind::kCancelled;
-  err.message = what + " cancelled by the caller";
-  return err;
+  return error_of(ErrorKind::kCancelled, what + " cancelled by the caller");
 }
 
 Error did_not_end_in_time(const std::string& what) {
-  Error err;
-  err.kind = ErrorKind::kTimeout;
-  err.message = what + " did not end within the time allowed";
-  err.retryable = true;
-  return err;
+  return error_of(ErrorKind::kTimeout, what + " did not end within the time allowed", true);
 }
 
 std::optional<Error> pause_between_polls(const ClientCore& core, const PollingPolicy& policy,

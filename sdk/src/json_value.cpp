@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "errors.hpp"
 #include "webdata/json.hpp"
 #include "webdata/time.hpp"
 
@@ -11,10 +12,7 @@ namespace webdata {
 Result<Json> Json::parse(std::string_view text) {
   auto parsed = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
   if (parsed.is_discarded()) {
-    Error err;
-    err.kind = ErrorKind::kInvalidArgument;
-    err.message = "not valid JSON text";
-    return err;
+    return detail::error_of(ErrorKind::kInvalidArgument, "not valid JSON text");
   }
   return from_trusted_text(parsed.dump());
 }

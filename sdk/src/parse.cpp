@@ -33,10 +33,7 @@ json encode_parse_options(const ParseOptions& v) {
 }
 
 Error invalid_argument(std::string message) {
-  Error err;
-  err.kind = ErrorKind::kInvalidArgument;
-  err.message = std::move(message);
-  return err;
+  return error_of(ErrorKind::kInvalidArgument, std::move(message));
 }
 
 }  // namespace
@@ -78,22 +75,8 @@ Result<Document> Client::parse(const ParseFile& file, const ParseOptions& parse_
   file_part.content_type =
       file.content_type.empty() ? parse_content_type_for(file.filename) : file.content_type;
   call.form = {std::move(options_part), std::move(file_part)};
-  if (parse_options.timeout) call.min_timeout = *parse_options.timeout + std::chrono::seconds(10);
-
-  auto tree = core_->execute_json(call, options, core_->deadline_for(options));
-  if (!tree.ok()) return tree.error();
-  if (!tree->is_object() || !tree->contains("data")) {
-    Error err;
-    err.kind = ErrorKind::kParse;
-    err.message = "parse response has no `data`";
-    err.raw_body = detail::dump(*tree).substr(0, 4096);
-    return err;
-  }
-  Result<Document> doc = detail::decode_tree<Document>(tree->at("data"), "parse document");
-  if (doc.ok() && !doc->warning && tree->contains("warning") && tree->at("warning").is_string()) {
-    doc->warning = tree->at("warning").get<std::string>();
-  }
-  return doc;
+  call.min_timeout = detail::request_time_for(parse_options.timeout);
+  return detail::document_call(*core_, call, options, "parse");
 }
 
 Result<ParseFile> read_parse_file(const std::filesystem::path& path) {

@@ -7,10 +7,7 @@ namespace webdata {
 namespace {
 
 Error not_json_text() {
-  Error err;
-  err.kind = ErrorKind::kParse;
-  err.message = "not valid JSON text";
-  return err;
+  return detail::error_of(ErrorKind::kParse, "not valid JSON text");
 }
 
 }  // namespace

@@ -13,14 +13,6 @@ namespace {
 
 using detail::Deadline;
 
-Error make_error(ErrorKind kind, std::string message) {
-  Error err;
-  err.kind = kind;
-  err.message = std::move(message);
-  err.retryable = kind == ErrorKind::kTimeout;
-  return err;
-}
-
 bool same_progress(const JobStatus& a, const JobStatus& b) {
   return a.status == b.status && a.total == b.total && a.completed == b.completed &&
          a.credits_used == b.credits_used;
@@ -74,7 +66,7 @@ class WatchCursor {
     while (queue_.empty()) {
       if (phase_ == Phase::kDone) return std::nullopt;
       if (cancelled()) {
-        fail(make_error(ErrorKind::kCancelled, what_ + " cancelled by the caller"));
+        fail(detail::error_of(ErrorKind::kCancelled, what_ + " cancelled by the caller"));
         continue;
       }
       switch (phase_) {
@@ -135,14 +127,15 @@ class WatchCursor {
     if (deadline_) {
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
           *deadline_ - core_->clock().now());
-      if (left.count() <= 0) return fail(make_error(ErrorKind::kTimeout, what_ + " timed out"));
+      if (left.count() <= 0)
+        return fail(detail::error_of(ErrorKind::kTimeout, what_ + " timed out", true));
       settings.open_timeout = std::min(settings.open_timeout, left);
     }
     const std::string url = core_->api_url() + path_;
     if (auto why = detail::WatchSocket::unsupported_proxy(url, settings.connection)) {
       // libcurl speaks that proxy, so status polling still reaches the service.
       if (policy_.mode == WatchMode::kWebSocket) {
-        return fail(make_error(ErrorKind::kInvalidArgument, *why));
+        return fail(detail::error_of(ErrorKind::kInvalidArgument, *why));
       }
       phase_ = Phase::kPolling;
       return;
@@ -184,20 +177,20 @@ class WatchCursor {
       // The service's own authentication refusals (3000 unauthorized, 3003 forbidden) are
       // errors as their HTTP counterparts are, not a reason to poll.
       if (message->close_code == 3000 || message->close_code == 3003) {
-        Error err = make_error(ErrorKind::kHttp, close_message(message->close_reason));
+        Error err = detail::error_of(ErrorKind::kHttp, close_message(message->close_reason));
         err.http_status = message->close_code == 3000 ? 401 : 403;
         return fail(std::move(err));
       }
       // 1008 (unknown job, bad key, too slow) or a server going away: the status endpoint
       // either continues where the socket stopped or reports the error as HTTP does.
-      return fall_back(make_error(ErrorKind::kTransport,
-                                  "watcher closed with " + std::to_string(message->close_code) +
-                                      " " + message->close_reason));
+      return fall_back(detail::error_of(
+          ErrorKind::kTransport, "watcher closed with " + std::to_string(message->close_code) +
+                                     " " + message->close_reason));
     }
     auto tree = detail::parse_body(message->text);
     if (!tree.ok() || !tree->is_object() || !tree->contains("type") ||
         !(*tree)["type"].is_string()) {
-      return fall_back(make_error(ErrorKind::kParse, "unreadable watcher message"));
+      return fall_back(detail::error_of(ErrorKind::kParse, "unreadable watcher message"));
     }
     const std::string type = (*tree)["type"].get<std::string>();
     if (type == "catchup") {

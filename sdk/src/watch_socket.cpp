@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "client_core.hpp"
+#include "errors.hpp"
 
 namespace webdata::detail {
 namespace {
@@ -40,14 +41,6 @@ using SteadyClock = std::chrono::steady_clock;
 constexpr std::chrono::milliseconds kSlice{50};
 // How long the closing handshake may take before the connection is simply dropped.
 constexpr std::chrono::milliseconds kCloseGrace{500};
-
-Error failure(ErrorKind kind, std::string message, bool retryable = false) {
-  Error err;
-  err.kind = kind;
-  err.message = std::move(message);
-  err.retryable = retryable;
-  return err;
-}
 
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -132,15 +125,15 @@ Result<Target> parse_target(const std::string& url) {
     }
   }
   if (rest.empty()) {
-    return failure(ErrorKind::kInvalidArgument,
-                   "the crawl watcher needs an http(s) or ws(s) URL, not " + url);
+    return error_of(ErrorKind::kInvalidArgument,
+                    "the crawl watcher needs an http(s) or ws(s) URL, not " + url);
   }
   const auto slash = rest.find('/');
   target.path = slash == std::string::npos ? "/" : rest.substr(slash);
   std::string authority = rest.substr(0, slash);
   if (const auto at = authority.rfind('@'); at != std::string::npos) authority.erase(0, at + 1);
   auto endpoint = parse_authority(authority, target.tls ? "443" : "80");
-  if (!endpoint) return failure(ErrorKind::kInvalidArgument, "bad host or port in " + url);
+  if (!endpoint) return error_of(ErrorKind::kInvalidArgument, "bad host or port in " + url);
   target.endpoint = std::move(*endpoint);
   target.host_header = authority;
   target.url = std::string(target.tls ? "wss://" : "ws://") + authority + target.path;
@@ -225,9 +218,9 @@ Result<std::optional<Proxy>> resolve_proxy(const Target& target,
   if (spec.empty()) return std::optional<Proxy>();
   const std::string scheme = scheme_of(spec);
   if (scheme != "http") {
-    return failure(ErrorKind::kInvalidArgument,
-                   "the crawl watcher tunnels through HTTP proxies only (CONNECT), not " + scheme +
-                       "://");
+    return error_of(
+        ErrorKind::kInvalidArgument,
+        "the crawl watcher tunnels through HTTP proxies only (CONNECT), not " + scheme + "://");
   }
   const auto sep = spec.find("://");
   std::string authority = sep == std::string::npos ? spec : spec.substr(sep + 3);
@@ -244,7 +237,7 @@ Result<std::optional<Proxy>> resolve_proxy(const Target& target,
   }
   // 1080 is libcurl's default proxy port too.
   auto endpoint = parse_authority(authority, "1080");
-  if (!endpoint) return failure(ErrorKind::kInvalidArgument, "bad proxy address: " + authority);
+  if (!endpoint) return error_of(ErrorKind::kInvalidArgument, "bad proxy address: " + authority);
   proxy.endpoint = std::move(*endpoint);
   return std::optional<Proxy>(std::move(proxy));
 }
@@ -346,8 +339,8 @@ class BeastStream final : public WatchSocket::Stream {
     Stop stop = run_until(ioc_, done, deadline, cancel, [&] { resolver.cancel(); });
     if (auto err = stopped(stop, "resolving " + dial.host)) return *err;
     if (ec) {
-      return failure(ErrorKind::kTransport, "cannot resolve " + dial.host + ": " + ec.message(),
-                     true);
+      return error_of(ErrorKind::kTransport, "cannot resolve " + dial.host + ": " + ec.message(),
+                      true);
     }
 
     // TCP, bounded by the transport's connect timeout as well
@@ -362,11 +355,11 @@ class BeastStream final : public WatchSocket::Stream {
     lowest.expires_never();
     if (auto err = stopped(stop, "connecting to " + dial_what)) return *err;
     if (ec == beast::error::timeout) {
-      return failure(ErrorKind::kTimeout, "connecting to " + dial_what + " timed out", true);
+      return error_of(ErrorKind::kTimeout, "connecting to " + dial_what + " timed out", true);
     }
     if (ec) {
-      return failure(ErrorKind::kTransport, "cannot connect to " + dial_what + ": " + ec.message(),
-                     true);
+      return error_of(ErrorKind::kTransport, "cannot connect to " + dial_what + ": " + ec.message(),
+                      true);
     }
     error_code ignored;
     lowest.socket().set_option(tcp::no_delay(true), ignored);
@@ -383,7 +376,7 @@ class BeastStream final : public WatchSocket::Stream {
   }
 
   Result<WatchSocket::Message> next(WatchSocket::TimePoint deadline, const CancellationToken& cancel) override {
-    if (!open_) return failure(ErrorKind::kTransport, "the watcher connection is closed");
+    if (!open_) return error_of(ErrorKind::kTransport, "the watcher connection is closed");
     buffer_.clear();
     bool done = false;
     error_code ec;
@@ -411,8 +404,8 @@ class BeastStream final : public WatchSocket::Stream {
     if (ec) {
       open_ = false;
       drop();
-      return failure(ErrorKind::kTransport, "the crawl watcher connection failed: " + ec.message(),
-                     true);
+      return error_of(ErrorKind::kTransport, "the crawl watcher connection failed: " + ec.message(),
+                      true);
     }
     WatchSocket::Message message;
     message.text = beast::buffers_to_string(buffer_.data());
@@ -439,9 +432,9 @@ class BeastStream final : public WatchSocket::Stream {
   }
 
   static std::optional<Error> stopped(Stop stop, const std::string& what) {
-    if (stop == Stop::kCancelled) return failure(ErrorKind::kCancelled, what + ": cancelled");
-    if (stop == Stop::kTimeout) return failure(ErrorKind::kTimeout, what + ": timed out", true);
-    if (stop == Stop::kLost) return failure(ErrorKind::kTransport, what + ": operation lost");
+    if (stop == Stop::kCancelled) return error_of(ErrorKind::kCancelled, what + ": cancelled");
+    if (stop == Stop::kTimeout) return error_of(ErrorKind::kTimeout, what + ": timed out", true);
+    if (stop == Stop::kLost) return error_of(ErrorKind::kTransport, what + ": operation lost");
     return std::nullopt;
   }
 
@@ -480,21 +473,22 @@ class BeastStream final : public WatchSocket::Stream {
       if (!ec) {
         const auto& answer = parser.get();
         if (answer.result_int() / 100 != 2) {
-          return failure(ErrorKind::kTransport,
-                         "proxy " + proxy.endpoint.text() + " refused the tunnel to " + authority +
-                             ": " + std::to_string(answer.result_int()) + " " + str(answer.reason()));
+          return error_of(ErrorKind::kTransport, "proxy " + proxy.endpoint.text() +
+                                                     " refused the tunnel to " + authority + ": " +
+                                                     std::to_string(answer.result_int()) + " " +
+                                                     str(answer.reason()));
         }
         if (buffer.size() != 0) {
-          return failure(ErrorKind::kTransport,
-                         "proxy " + proxy.endpoint.text() + " sent data before the tunnel opened");
+          return error_of(ErrorKind::kTransport,
+                          "proxy " + proxy.endpoint.text() + " sent data before the tunnel opened");
         }
         return std::nullopt;
       }
     }
-    return failure(ErrorKind::kTransport,
-                   "proxy " + proxy.endpoint.text() + " failed to open a tunnel to " + authority +
-                       ": " + ec.message(),
-                   true);
+    return error_of(ErrorKind::kTransport,
+                    "proxy " + proxy.endpoint.text() + " failed to open a tunnel to " + authority +
+                        ": " + ec.message(),
+                    true);
   }
 
   std::optional<Error> tls_handshake(const Target& target, const WatchSocketSettings& settings,
@@ -531,12 +525,12 @@ class BeastStream final : public WatchSocket::Stream {
       if (!ec) return std::nullopt;
       const long verified = SSL_get_verify_result(handle);
       if (settings.connection.verify_tls && verified != X509_V_OK) {
-        return failure(ErrorKind::kTransport,
-                       "TLS certificate verification failed for " + target.url + ": " +
-                           X509_verify_cert_error_string(verified) + tls_advice());
+        return error_of(ErrorKind::kTransport,
+                        "TLS certificate verification failed for " + target.url + ": " +
+                            X509_verify_cert_error_string(verified) + tls_advice());
       }
-      return failure(ErrorKind::kTransport,
-                     "TLS handshake with " + target.endpoint.text() + " failed: " + ec.message());
+      return error_of(ErrorKind::kTransport,
+                      "TLS handshake with " + target.endpoint.text() + " failed: " + ec.message());
     } else {
       (void)target;
       (void)settings;
@@ -583,13 +577,13 @@ class BeastStream final : public WatchSocket::Stream {
     }
     if (ec == http::error::body_limit || ec == http::error::buffer_overflow) {
       // Only an ordinary answer has a body (a 101 has none): a status resource, most likely.
-      Error err = failure(ErrorKind::kHttp,
-                          "the service answered the WebSocket upgrade of " + target.url +
-                              " with a large HTTP response: it offers no crawl watcher there");
+      Error err = error_of(ErrorKind::kHttp,
+                           "the service answered the WebSocket upgrade of " + target.url +
+                               " with a large HTTP response: it offers no crawl watcher there");
       return err;
     }
-    return failure(ErrorKind::kTransport,
-                   "WebSocket handshake with " + target.url + " failed: " + ec.message(), true);
+    return error_of(ErrorKind::kTransport,
+                    "WebSocket handshake with " + target.url + " failed: " + ec.message(), true);
   }
 
   net::io_context ioc_{1};
@@ -606,14 +600,14 @@ Result<std::unique_ptr<ssl::context>> tls_context(const CurlTransportOptions& co
   if (!connection.ca_file.empty()) {
     context->load_verify_file(connection.ca_file, ec);
     if (ec) {
-      return failure(ErrorKind::kInvalidArgument,
+      return error_of(ErrorKind::kInvalidArgument,
                       "cannot read the CA file " + connection.ca_file + ": " + ec.message());
     }
   }
   if (!connection.ca_path.empty()) {
     context->add_verify_path(connection.ca_path, ec);
     if (ec) {
-      return failure(ErrorKind::kInvalidArgument,
+      return error_of(ErrorKind::kInvalidArgument,
                       "cannot use the CA directory " + connection.ca_path + ": " + ec.message());
     }
   }
