@@ -228,31 +228,32 @@ Result<Concurrency> concurrency(const ClientCore& core, const CallOptions& optio
                                       "concurrency check", decode_concurrency);
 }
 
-namespace {
-
 // ---- extract
 
-template <class Request>
-json encode_extract(const Request& v) {
-  Writer w;
-  w.val("urls", v.urls);
-  w("prompt", v.prompt);
-  w("schema", v.schema);
-  w("systemPrompt", v.system_prompt);
-  w("allowExternalLinks", v.allow_external_links);
-  w("enableWebSearch", v.enable_web_search);
-  if constexpr (std::is_same_v<Request, v1::ExtractRequest>) {
-    w("includeSubdomains", v.include_subdomains);
-  }
-  w("showSources", v.show_sources);
-  w("ignoreInvalidURLs", v.ignore_invalid_urls);
-  w("scrapeOptions", v.scrape_options);
-  w("origin", v.origin);
-  w("integration", v.integration);
-  return std::move(w.out);
+// What an extract request sends; v1 also has `includeSubdomains`.
+template <class IO, class R>
+void extract_fields(IO& io, R& r) {
+  io("urls", r.urls);
+  io("prompt", r.prompt);
+  io("schema", r.schema);
+  io("systemPrompt", r.system_prompt);
+  io("allowExternalLinks", r.allow_external_links);
+  io("enableWebSearch", r.enable_web_search);
+  io("showSources", r.show_sources);
+  io("ignoreInvalidURLs", r.ignore_invalid_urls);
+  io("scrapeOptions", r.scrape_options);
+  io("origin", r.origin);
+  io("integration", r.integration);
 }
-
-}  // namespace
+template <class IO, class M, IfModel<M, ExtractRequest> = 0>
+void fields(IO& io, M& r) {
+  extract_fields(io, r);
+}
+template <class IO, class M, IfModel<M, v1::ExtractRequest> = 0>
+void fields(IO& io, M& r) {
+  extract_fields(io, r);
+  io("includeSubdomains", r.include_subdomains);
+}
 
 template <class Request>
 Result<ExtractStarted> start_extract(const ClientCore& core, const Request& request,
@@ -260,8 +261,8 @@ Result<ExtractStarted> start_extract(const ClientCore& core, const Request& requ
   if (request.urls.empty()) {
     return error_of(ErrorKind::kInvalidArgument, "extract needs at least one URL");
   }
-  return call_for<ExtractStarted>(core, post(core.path("/extract"), encode_extract(request)),
-                                  options, "extract start");
+  return call_for<ExtractStarted>(core, post(core.path("/extract"), write_fields(request)), options,
+                                  "extract start");
 }
 
 Result<ExtractResult> extract_status(const ClientCore& core, const std::string& id,

@@ -6,41 +6,34 @@
 
 namespace webdata {
 namespace detail {
-namespace {
 
-json encode_deep_research(const v1::DeepResearchRequest& v) {
-  Writer w;
-  w.val("query", v.query);
-  w("maxDepth", v.max_depth);
-  w("timeLimit", v.time_limit);
-  w("maxUrls", v.max_urls);
-  w("analysisPrompt", v.analysis_prompt);
-  w("systemPrompt", v.system_prompt);
-  w("formats", v.formats, kOmitEmpty);
-  if (v.json_options) {
-    Writer o;
-    o("prompt", v.json_options->prompt);
-    o("schema", v.json_options->schema);
-    o("systemPrompt", v.json_options->system_prompt);
-    w.out["jsonOptions"] = std::move(o.out);
-  }
-  w("origin", v.origin);
-  w("integration", v.integration);
-  return std::move(w.out);
+void fields(Writer& io, const v1::DeepResearchJsonOptions& o) {
+  io("prompt", o.prompt);
+  io("schema", o.schema);
+  io("systemPrompt", o.system_prompt);
 }
 
-json encode_llms_txt(const v1::LlmsTxtRequest& v) {
-  Writer w;
-  w.val("url", v.url);
-  w("maxUrls", v.max_urls);
-  w("showFullText", v.show_full_text);
-  w("cache", v.cache);
-  w("origin", v.origin);
-  w("integration", v.integration);
-  return std::move(w.out);
+void fields(Writer& io, const v1::DeepResearchRequest& r) {
+  io("query", r.query);
+  io("maxDepth", r.max_depth);
+  io("timeLimit", r.time_limit);
+  io("maxUrls", r.max_urls);
+  io("analysisPrompt", r.analysis_prompt);
+  io("systemPrompt", r.system_prompt);
+  io("formats", r.formats, kOmitEmpty);
+  if (r.json_options) io.out["jsonOptions"] = write_fields(*r.json_options);
+  io("origin", r.origin);
+  io("integration", r.integration);
 }
 
-}  // namespace
+void fields(Writer& io, const v1::LlmsTxtRequest& r) {
+  io("url", r.url);
+  io("maxUrls", r.max_urls);
+  io("showFullText", r.show_full_text);
+  io("cache", r.cache);
+  io("origin", r.origin);
+  io("integration", r.integration);
+}
 
 void fields(Reader& io, v1::V1JobStarted& s) {
   io("id", s.id, kRequired);
@@ -139,8 +132,8 @@ namespace v1 {
 
 Result<V1JobStarted> Client::start_deep_research(const DeepResearchRequest& request,
                                                  const CallOptions& options) const {
-  return detail::start_v1_job(*core_, "/v1/deep-research", detail::encode_deep_research(request),
-                              options, "deep research start");
+  return detail::start_v1_job(*core_, "/v1/deep-research", detail::write_fields(request), options,
+                              "deep research start");
 }
 
 Result<DeepResearchResult> Client::deep_research_status(const std::string& id,
@@ -160,7 +153,7 @@ Result<DeepResearchResult> Client::deep_research(const DeepResearchRequest& requ
 
 Result<V1JobStarted> Client::start_llms_txt(const LlmsTxtRequest& request,
                                             const CallOptions& options) const {
-  return detail::start_v1_job(*core_, "/v1/llmstxt", detail::encode_llms_txt(request), options,
+  return detail::start_v1_job(*core_, "/v1/llmstxt", detail::write_fields(request), options,
                               "llms.txt start");
 }
 

@@ -12,25 +12,24 @@
 namespace webdata {
 
 namespace detail {
-namespace {
 
-json encode_parse_options(const ParseOptions& v) {
-  Writer w;
-  w("formats", v.formats);
-  w("onlyMainContent", v.only_main_content);
-  w("includeTags", v.include_tags);
-  w("excludeTags", v.exclude_tags);
-  w("parsers", v.parsers);
-  w("timeout", v.timeout);
-  w("removeBase64Images", v.remove_base64_images);
-  w("blockAds", v.block_ads);
-  w("proxy", v.proxy);
-  w("zeroDataRetention", v.zero_data_retention);
-  w("redactPII", v.redact_pii);
-  w("origin", v.origin);
-  w("integration", v.integration);
-  return std::move(w.out);
+void fields(Writer& io, const ParseOptions& o) {
+  io("formats", o.formats);
+  io("onlyMainContent", o.only_main_content);
+  io("includeTags", o.include_tags);
+  io("excludeTags", o.exclude_tags);
+  io("parsers", o.parsers);
+  io("timeout", o.timeout);
+  io("removeBase64Images", o.remove_base64_images);
+  io("blockAds", o.block_ads);
+  io("proxy", o.proxy);
+  io("zeroDataRetention", o.zero_data_retention);
+  io("redactPII", o.redact_pii);
+  io("origin", o.origin);
+  io("integration", o.integration);
 }
+
+namespace {
 
 Error invalid_argument(std::string message) {
   return error_of(ErrorKind::kInvalidArgument, std::move(message));
@@ -67,7 +66,7 @@ Result<Document> Client::parse(const ParseFile& file, const ParseOptions& parse_
   call.target = "/v2/parse";
   FormPart options_part;
   options_part.name = "options";
-  options_part.data = detail::dump(detail::encode_parse_options(parse_options));
+  options_part.data = detail::dump(detail::write_fields(parse_options));
   FormPart file_part;
   file_part.name = "file";
   file_part.data = file.data;
