@@ -547,6 +547,47 @@ TEST_CASE("agent: the synchronous form and the job form", "[client][agent]") {
   CHECK(f.clock->sleeps() == std::vector<std::chrono::milliseconds>{3s, 3s});
 }
 
+TEST_CASE("agent: the job form's wait ends at max_wait, and when cancelled without another poll",
+          "[client][agent]") {
+  Fixture f;
+  webdata::AgentRequest req;
+  req.prompt = "p";
+  webdata::PollingPolicy policy;
+  policy.interval = 2s;
+  // Every status answer: still processing. `cancel_on` fires the token when a request of that
+  // method arrives ("" never).
+  std::string cancel_on;
+  f.transport = std::make_shared<FakeTransport>([&](const webdata::HttpRequest& request) {
+    if (request.method == cancel_on) policy.cancel.cancel();
+    if (request.method == "POST") return json_response(200, R"({"success": true, "id": "ag-1"})");
+    return json_response(200, R"({"success": true, "status": "processing"})");
+  });
+  const auto statuses = [&] { return f.transport->count() - 1; };
+
+  SECTION("max_wait: polled until it runs out, the last pause cut to it") {
+    policy.max_wait = 5s;
+    auto res = f.client().agent(req, policy);
+    REQUIRE_FALSE(res.ok());
+    CHECK(res.error().kind == webdata::ErrorKind::kTimeout);
+    CHECK(f.clock->sleeps() == std::vector<std::chrono::milliseconds>{2s, 2s, 1s});
+    CHECK(statuses() == 3);
+  }
+  SECTION("cancelled while the job starts: no status is asked for") {
+    cancel_on = "POST";
+    auto res = f.client().agent(req, policy);
+    REQUIRE_FALSE(res.ok());
+    CHECK(res.error().kind == webdata::ErrorKind::kCancelled);
+    CHECK(statuses() == 0);
+  }
+  SECTION("cancelled during a poll: the pause after it ends the wait") {
+    cancel_on = "GET";
+    auto res = f.client().agent(req, policy);
+    REQUIRE_FALSE(res.ok());
+    CHECK(res.error().kind == webdata::ErrorKind::kCancelled);
+    CHECK(statuses() == 1);
+  }
+}
+
 TEST_CASE("the v1 client talks to /v1", "[client][v1]") {
   Fixture f;
   f.transport->push(json_response(
