@@ -206,7 +206,8 @@ TEST_CASE("answers that are not JSON are one line of their own kind, never their
 
 TEST_CASE("malformed and truncated answers are parse errors", "[client][errors]") {
   Fixture f;
-  f.transport->push(json_response(200, R"({"success": true, "data": {"markdown": "cut off)"));
+  f.transport->push(json_response(200, R"({"success": true, "data": {"markdown": "cut off)",
+                                  {{"x-request-id", "req-7"}}));
   f.transport->push(json_response(200, R"({"success": true, "data": {"links": 5}})"));
   f.transport->push(json_response(200, R"({"success": true})"));
   f.transport->push(json_response(200, R"({"success": false, "error": "Job failed"})"));
@@ -216,6 +217,10 @@ TEST_CASE("malformed and truncated answers are parse errors", "[client][errors]"
   auto truncated = client.scrape(req);
   REQUIRE_FALSE(truncated.ok());
   CHECK(truncated.error().kind == webdata::ErrorKind::kParse);
+  // Told about the call and the answer, as every call's unreadable answer is.
+  CHECK(truncated.error().http_status == 200);
+  CHECK(truncated.error().request_id == "req-7");
+  CHECK_THAT(truncated.error().message, Catch::Contains("(POST /v2/scrape)"));
   // A known member of another type does not fail the call: it is kept and named.
   auto wrong_type = client.scrape(req);
   REQUIRE(wrong_type.ok());
