@@ -202,11 +202,10 @@ Error shape_error(const char* what, const std::string& why, std::string_view tex
 }
 
 Error not_json_error(const std::string& body) {
-  Error err;
-  err.kind = ErrorKind::kParse;
-  err.message = body.empty() ? "empty response body where JSON was expected"
-                             : "response body is not valid JSON (" + std::to_string(body.size()) +
-                                   " bytes, truncated?)";
+  Error err = error_of(ErrorKind::kParse,
+                       body.empty() ? "empty response body where JSON was expected"
+                                    : "response body is not valid JSON (" +
+                                          std::to_string(body.size()) + " bytes, truncated?)");
   err.raw_body = body.substr(0, 4096);
   return err;
 }

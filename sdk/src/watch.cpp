@@ -66,7 +66,7 @@ class WatchCursor {
     while (queue_.empty()) {
       if (phase_ == Phase::kDone) return std::nullopt;
       if (cancelled()) {
-        fail(detail::error_of(ErrorKind::kCancelled, what_ + " cancelled by the caller"));
+        fail(detail::cancelled_by_caller(what_));
         continue;
       }
       switch (phase_) {

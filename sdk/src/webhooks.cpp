@@ -72,11 +72,9 @@ Result<Event> parse_event(std::string_view raw_body) {
 Result<Event> verify_and_parse(std::string_view secret, std::string_view raw_body,
                                const std::optional<std::string>& header_value) {
   if (!header_value || !verify_signature(secret, raw_body, std::string_view(*header_value))) {
-    Error err;
-    err.kind = ErrorKind::kInvalidArgument;
-    err.message = header_value ? "webhook signature does not match the body"
-                               : "webhook delivery carries no signature";
-    return err;
+    return detail::error_of(ErrorKind::kInvalidArgument,
+                            header_value ? "webhook signature does not match the body"
+                                         : "webhook delivery carries no signature");
   }
   return parse_event(raw_body);
 }
