@@ -70,42 +70,11 @@ void decode(const json& j, AgentTraceEvent& out, const Path& p) {
   out.fields = from_tree(j);
 }
 
-void fields(Reader& io, AgentTrace& trace) {
-  io("id", trace.id);
-  io("creditsUsed", trace.credits_used);
-  io("activeBrowserSessions", trace.active_browser_sessions);
-  io("events", trace.events);
-}
-
-void fields(Reader& io, AgentThreadRun& run) {
-  io("id", run.id, kRequired);
-  io("turn", run.turn);
-  io("mode", run.mode);
-  io("prompt", run.prompt);
-  io("urls", run.urls);
-  io("status", run.status);
-  io("createdAt", run.created_at);
-  io("finishedAt", run.finished_at);
-  io("creditsUsed", run.credits_used);
-  io("message", run.message);
-  io("data", run.data);
-  io("exchange", run.exchange);
-  io.extras(run.extras);
-}
-
-void fields(Reader& io, AgentThread& thread) {
-  io("id", thread.id, kRequired);
-  io("createdAt", thread.created_at);
-  io("updatedAt", thread.updated_at);
-  io("status", thread.status);
-  io("runs", thread.runs);
-}
+// The field lists of client_agent.fields.json, written as C++ by webdata_field_codegen.
+#include "client_agent.fields.inc"
 
 WEBDATA_ANSWER_CODEC(AgentListItem)
 WEBDATA_ANSWER_CODEC(AgentList)
-WEBDATA_ANSWER_CODEC(AgentTrace)
-WEBDATA_ANSWER_CODEC(AgentThreadRun)
-WEBDATA_ANSWER_CODEC(AgentThread)
 
 }  // namespace detail
 

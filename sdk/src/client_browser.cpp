@@ -5,40 +5,8 @@
 namespace webdata {
 namespace detail {
 
-void fields(Reader& io, BrowserSession& s) {
-  io("id", s.id);
-  io("status", s.status);
-  io("cdpUrl", s.cdp_url);
-  io("liveViewUrl", s.live_view_url);
-  io("interactiveLiveViewUrl", s.interactive_live_view_url);
-  io("expiresAt", s.expires_at);
-  io("streamWebView", s.stream_web_view);
-  io("createdAt", s.created_at);
-  io("lastActivity", s.last_activity);
-  io.extras(s.extras);
-}
-
-void fields(Reader& io, BrowserRun& r) {
-  io("stdout", r.stdout_text);
-  io("result", r.result);
-  io("stderr", r.stderr_text);
-  io("output", r.output);
-  io("exitCode", r.exit_code);
-  io("killed", r.killed);
-  io("error", r.error);
-  io.extras(r.extras);
-}
-
-void fields(Reader& io, BrowserEnded& e) {
-  io("status", e.status);
-  io("sessionDurationMs", e.session_duration_ms);
-  io("creditsBilled", e.credits_billed);
-  io.extras(e.extras);
-}
-
-WEBDATA_ANSWER_CODEC(BrowserSession)
-WEBDATA_ANSWER_CODEC(BrowserRun)
-WEBDATA_ANSWER_CODEC(BrowserEnded)
+// The field lists of client_browser.fields.json, written as C++ by webdata_field_codegen.
+#include "client_browser.fields.inc"
 
 namespace {
 

@@ -60,46 +60,6 @@ json webhook_json(const MonitorWebhook& w) {
 
 }  // namespace
 
-void fields(Reader& io, MonitorSchedule& s) {
-  io("cron", s.cron);
-  io("text", s.text);
-  io("timezone", s.timezone);
-}
-
-void fields(Reader& io, MonitorSummary& s) {
-  io("totalPages", s.total_pages);
-  io("same", s.same);
-  io("changed", s.changed);
-  io("new", s.added);
-  io("removed", s.removed);
-  io("error", s.error);
-}
-
-void fields(Reader& io, MonitorTarget& t) {
-  io("type", t.type);
-  io("id", t.id);
-  io("urls", t.urls);
-  io("url", t.url);
-  io("queries", t.queries);
-}
-
-void fields(Reader& io, Monitor& m) {
-  io("id", m.id, kRequired);
-  io("name", m.name);
-  io("status", m.status);
-  io("schedule", m.schedule);
-  io("nextRunAt", m.next_run_at);
-  io("lastRunAt", m.last_run_at);
-  io("currentCheckId", m.current_check_id);
-  io("targets", m.targets);
-  io("retentionDays", m.retention_days);
-  io("estimatedCreditsPerMonth", m.estimated_credits_per_month);
-  io("lastCheckSummary", m.last_check_summary);
-  io("createdAt", m.created_at);
-  io("updatedAt", m.updated_at);
-  io.extras(m.extras);
-}
-
 void fields(Reader& io, MonitorCheckPage& p) {
   io("id", p.id);
   io("targetId", p.target_id);
@@ -118,28 +78,10 @@ void fields(Reader& io, MonitorCheckPage& p) {
   io.extras(p.extras);
 }
 
-void fields(Reader& io, MonitorCheck& c) {
-  io("id", c.id, kRequired);
-  io("monitorId", c.monitor_id);
-  io("status", c.status);
-  io("trigger", c.trigger);
-  io("scheduledFor", c.scheduled_for);
-  io("startedAt", c.started_at);
-  io("finishedAt", c.finished_at);
-  io("actualCredits", c.actual_credits);
-  io("billingStatus", c.billing_status);
-  io("summary", c.summary);
-  io("pages", c.pages);
-  io("next", c.next);
-  io.extras(c.extras);
-}
+// The field lists of client_monitors.fields.json, written as C++ by webdata_field_codegen.
+#include "client_monitors.fields.inc"
 
-WEBDATA_ANSWER_CODEC(MonitorSchedule)
-WEBDATA_ANSWER_CODEC(MonitorSummary)
-WEBDATA_ANSWER_CODEC(MonitorTarget)
-WEBDATA_ANSWER_CODEC(Monitor)
 WEBDATA_ANSWER_CODEC(MonitorCheckPage)
-WEBDATA_ANSWER_CODEC(MonitorCheck)
 
 namespace {
 

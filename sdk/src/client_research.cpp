@@ -7,87 +7,6 @@
 namespace webdata {
 namespace detail {
 
-void fields(Reader& io, PaperSignals& s) {
-  io("structural", s.structural);
-  io("semantic", s.semantic);
-  io("articleRank", s.article_rank);
-  io("seedOverlap", s.seed_overlap);
-  io.extras(s.extras);
-}
-
-void fields(Reader& io, PaperResult& r) {
-  io("paperId", r.paper_id);
-  io("primaryId", r.primary_id);
-  io("ids", r.ids);
-  io("title", r.title);
-  io("abstract", r.abstract);
-  io("score", r.score);
-  io("signals", r.signals);
-  io.extras(r.extras);
-}
-
-void fields(Reader& io, PaperMetadata& m) {
-  io("paperId", m.paper_id);
-  io("ids", m.ids);
-  io("title", m.title);
-  io("abstract", m.abstract);
-  io("authors", m.authors);
-  io("categories", m.categories);
-  io("createdDate", m.created_date);
-  io("updateDate", m.update_date);
-  io.extras(m.extras);
-}
-
-void fields(Reader& io, PaperPassage& p) {
-  io("text", p.text);
-  io("score", p.score);
-  io.extras(p.extras);
-}
-
-void fields(Reader& io, Paper& p) {
-  io("paper", p.paper);
-  io("query", p.query);
-  io("passages", p.passages);
-  io.extras(p.extras);
-}
-
-void fields(Reader& io, PaperSearch& s) {
-  io("results", s.results);
-  io.extras(s.extras);
-}
-
-void fields(Reader& io, SimilarPapers& s) {
-  io("results", s.results);
-  io("poolSize", s.pool_size);
-  io("truncated", s.truncated);
-  io("note", s.note);
-  io.extras(s.extras);
-}
-
-void fields(Reader& io, GithubSearchItem& i) {
-  io("resultType", i.result_type);
-  io("repo", i.repo);
-  io("url", i.url);
-  io("pageType", i.page_type);
-  io("number", i.number);
-  io("snippet", i.snippet);
-  io("contentMd", i.content_md);
-  io.extras(i.extras);
-}
-
-void fields(Reader& io, GithubSearch& s) {
-  io("results", s.results);
-  io("warnings", s.warnings);
-  io("replacement", s.replacement);
-  io.extras(s.extras);
-}
-
-void fields(Reader& io, DeveloperPassage& p) {
-  io("text", p.text);
-  io("citation_url", p.citation_url);
-  io.extras(p.extras);
-}
-
 namespace {
 
 /// `license` is `{state, spdx_id}`, or the SPDX id alone; the object's other members are kept
@@ -107,27 +26,8 @@ void read_license(Reader& io, DeveloperResult& r) {
 
 }  // namespace
 
-void fields(Reader& io, DeveloperResult& r) {
-  io("id", r.id);
-  io("url", r.url);
-  io("title", r.title);
-  io("passages", r.passages);
-  read_license(io, r);
-  io.extras(r.extras);
-}
-
-void fields(Reader& io, DeveloperSearch& s) {
-  io("results", s.results);
-  io.extras(s.extras);
-}
-
-void fields(Reader& io, FeedbackReceipt& f) {
-  io("feedbackId", f.feedback_id);
-  io("creditsRefunded", f.credits_refunded);
-  io("alreadySubmitted", f.already_submitted);
-  io("warning", f.warning);
-  io.extras(f.extras);
-}
+// The field lists of client_research.fields.json, written as C++ by webdata_field_codegen.
+#include "client_research.fields.inc"
 
 void fields(Reader& io, SupportAnswer& a) {
   io("answer", a.answer);
@@ -143,19 +43,6 @@ void fields(Reader& io, SupportAnswer& a) {
   io.extras(a.extras);
 }
 
-WEBDATA_ANSWER_CODEC(PaperSignals)
-WEBDATA_ANSWER_CODEC(PaperResult)
-WEBDATA_ANSWER_CODEC(PaperMetadata)
-WEBDATA_ANSWER_CODEC(PaperPassage)
-WEBDATA_ANSWER_CODEC(Paper)
-WEBDATA_ANSWER_CODEC(PaperSearch)
-WEBDATA_ANSWER_CODEC(SimilarPapers)
-WEBDATA_ANSWER_CODEC(GithubSearchItem)
-WEBDATA_ANSWER_CODEC(GithubSearch)
-WEBDATA_ANSWER_CODEC(DeveloperPassage)
-WEBDATA_ANSWER_CODEC(DeveloperResult)
-WEBDATA_ANSWER_CODEC(DeveloperSearch)
-WEBDATA_ANSWER_CODEC(FeedbackReceipt)
 WEBDATA_ANSWER_CODEC(SupportAnswer)
 
 namespace {
@@ -195,7 +82,6 @@ json research_developer_body(const DeveloperSearchRequest& r) {
   if (r.fork) body["fork"] = *r.fork;
   return body;
 }
-
 
 /// "/v2/search/research/papers/{id}" and what follows it.
 std::string paper_path(const std::string& id, const char* tail = "") {

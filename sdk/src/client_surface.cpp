@@ -86,46 +86,12 @@ Concurrency decode_concurrency(const json& j) {
 
 }  // namespace
 
-void fields(Reader& io, MapLink& l) {
-  io("url", l.url, kRequired);
-  io("title", l.title);
-  io("description", l.description);
-  io.extras(l.extras);
-}
 void decode(const json& j, MapLink& out, const Path& p) {
   if (j.is_string()) {  // v1, and v2 deployments that answer plain strings
     out.url = j.get<std::string>();
     return;
   }
   read_fields(j, out, p);
-}
-
-void fields(Reader& io, MapResult& m) {
-  io("links", m.links);
-  io("warning", m.warning);
-  io.extras(m.extras);
-}
-
-void fields(Reader& io, QueueStatus& q) {
-  io("jobsInQueue", q.jobs_in_queue);
-  io("activeJobsInQueue", q.active_jobs_in_queue);
-  io("waitingJobsInQueue", q.waiting_jobs_in_queue);
-  io("maxConcurrency", q.max_concurrency);
-  io("mostRecentSuccess", q.most_recent_success);
-  io.extras(q.extras);
-}
-
-void fields(Reader& io, CrawlParamsPreview& p) {
-  io("data", p.request, kEssential);
-  io("warning", p.warning);
-  io.extras(p.extras);
-}
-
-void fields(Reader& io, ExtractStarted& s) {
-  io("id", s.id, kRequired);
-  io("invalidURLs", s.invalid_urls);
-  io("warning", s.warning);
-  io.extras(s.extras);
 }
 
 void fields(Reader& io, ExtractResult& x) {
@@ -155,38 +121,7 @@ void fields(Reader& io, ExtractResult& x) {
   io.extras(x.extras);
 }
 
-WEBDATA_ANSWER_CODEC(MapResult)
-WEBDATA_ANSWER_CODEC(QueueStatus)
-WEBDATA_ANSWER_CODEC(CrawlParamsPreview)
-WEBDATA_ANSWER_CODEC(ExtractStarted)
 WEBDATA_ANSWER_CODEC(ExtractResult)
-
-// What a map request sends; the two versions differ in how they name the sitemap's use.
-template <class IO, class R>
-void map_tail_fields(IO& io, R& r) {
-  io("includeSubdomains", r.include_subdomains);
-  io("ignoreQueryParameters", r.ignore_query_parameters);
-  io("limit", r.limit);
-  io("timeout", r.timeout);
-  io("location", r.location);
-  io("origin", r.origin);
-  io("integration", r.integration);
-}
-template <class IO, class M, IfModel<M, MapRequest> = 0>
-void fields(IO& io, M& r) {
-  io("url", r.url);
-  io("search", r.search);
-  io("sitemap", r.sitemap);
-  map_tail_fields(io, r);
-}
-template <class IO, class M, IfModel<M, v1::MapRequest> = 0>
-void fields(IO& io, M& r) {
-  io("url", r.url);
-  io("search", r.search);
-  io("ignoreSitemap", r.ignore_sitemap);
-  io("sitemapOnly", r.sitemap_only);
-  map_tail_fields(io, r);
-}
 
 // The usage calls are the same in both versions but for the path prefix.
 template <class Request>
@@ -230,30 +165,8 @@ Result<Concurrency> concurrency(const ClientCore& core, const CallOptions& optio
 
 // ---- extract
 
-// What an extract request sends; v1 also has `includeSubdomains`.
-template <class IO, class R>
-void extract_fields(IO& io, R& r) {
-  io("urls", r.urls);
-  io("prompt", r.prompt);
-  io("schema", r.schema);
-  io("systemPrompt", r.system_prompt);
-  io("allowExternalLinks", r.allow_external_links);
-  io("enableWebSearch", r.enable_web_search);
-  io("showSources", r.show_sources);
-  io("ignoreInvalidURLs", r.ignore_invalid_urls);
-  io("scrapeOptions", r.scrape_options);
-  io("origin", r.origin);
-  io("integration", r.integration);
-}
-template <class IO, class M, IfModel<M, ExtractRequest> = 0>
-void fields(IO& io, M& r) {
-  extract_fields(io, r);
-}
-template <class IO, class M, IfModel<M, v1::ExtractRequest> = 0>
-void fields(IO& io, M& r) {
-  extract_fields(io, r);
-  io("includeSubdomains", r.include_subdomains);
-}
+// The field lists of client_surface.fields.json, written as C++ by webdata_field_codegen.
+#include "client_surface.fields.inc"
 
 template <class Request>
 Result<ExtractStarted> start_extract(const ClientCore& core, const Request& request,

@@ -35,27 +35,8 @@ void fields(Writer& io, const v1::LlmsTxtRequest& r) {
   io("integration", r.integration);
 }
 
-void fields(Reader& io, v1::V1JobStarted& s) {
-  io("id", s.id, kRequired);
-  io("warnings", s.warnings);
-  io.extras(s.extras);
-}
-
-void fields(Reader& io, v1::ResearchActivity& a) {
-  io("type", a.type);
-  io("status", a.status);
-  io("message", a.message);
-  io("timestamp", a.timestamp);
-  io("depth", a.depth);
-  io.extras(a.extras);
-}
-
-void fields(Reader& io, v1::ResearchSource& s) {
-  io("url", s.url, kRequired);
-  io("title", s.title);
-  io("description", s.description);
-  io.extras(s.extras);
-}
+// The field lists of client_v1_jobs.fields.json, written as C++ by webdata_field_codegen.
+#include "client_v1_jobs.fields.inc"
 
 /// The members of a v1 job's status answer around its own: `status` (required), `success`,
 /// `expiresAt`, `error`; the job's own members are read by `own(io, out)`.
@@ -98,9 +79,6 @@ void fields(Reader& io, v1::LlmsTxtResult& out) {
   });
 }
 
-WEBDATA_ANSWER_CODEC(v1::V1JobStarted)
-WEBDATA_ANSWER_CODEC(v1::ResearchActivity)
-WEBDATA_ANSWER_CODEC(v1::ResearchSource)
 WEBDATA_ANSWER_CODEC(v1::DeepResearchResult)
 WEBDATA_ANSWER_CODEC(v1::LlmsTxtResult)
 

@@ -80,92 +80,6 @@ struct DiffMember {
   }
 };
 
-template <class IO, class M, IfModel<M, ChangeTracking> = 0>
-void fields(IO& io, M& c) {
-  io("previousScrapeAt", c.previous_scrape_at);
-  io("changeStatus", c.change_status, kOmitEmpty);
-  io("visibility", c.visibility, kOmitEmpty);
-  io.with("diff", c.diff, DiffMember{});
-  io("json", c.json);
-  io.extras(c.extras);
-}
-WEBDATA_FIELDS_CODEC(ChangeTracking)
-
-template <class IO, class M, IfModel<M, ActionScrape> = 0>
-void fields(IO& io, M& a) {
-  io("url", a.url);
-  io("html", a.html);
-}
-WEBDATA_FIELDS_CODEC(ActionScrape)
-
-template <class IO, class M, IfModel<M, JavascriptReturn> = 0>
-void fields(IO& io, M& r) {
-  io("type", r.type);
-  io("value", r.value);
-}
-WEBDATA_FIELDS_CODEC(JavascriptReturn)
-
-template <class IO, class M, IfModel<M, ActionsResult> = 0>
-void fields(IO& io, M& a) {
-  io("screenshots", a.screenshots);
-  io("scrapes", a.scrapes);
-  io("javascriptReturns", a.javascript_returns);
-  io("pdfs", a.pdfs);
-  io.extras(a.extras);
-}
-WEBDATA_FIELDS_CODEC(ActionsResult)
-
-template <class IO, class M, IfModel<M, Document> = 0>
-void fields(IO& io, M& d) {
-  document_fields(io, d);
-  io.extras(d.extras);
-}
-WEBDATA_FIELDS_CODEC(Document)
-
-template <class IO, class R>
-void scraped_result_fields(IO& io, R& x) {
-  io("title", x.title);
-  io("url", x.url);
-  io("position", x.position);
-  io("category", x.category);
-  io("markdown", x.markdown);
-  io("html", x.html);
-  io("rawHtml", x.raw_html);
-  io("links", x.links);
-  io("screenshot", x.screenshot);
-  io("metadata", x.metadata);
-}
-
-template <class IO, class M, IfModel<M, WebResult> = 0>
-void fields(IO& io, M& x) {
-  scraped_result_fields(io, x);
-  io("description", x.description);
-  io.extras(x.extras);
-}
-WEBDATA_FIELDS_CODEC(WebResult)
-
-template <class IO, class M, IfModel<M, ImageResult> = 0>
-void fields(IO& io, M& x) {
-  io("title", x.title);
-  io("imageUrl", x.image_url);
-  io("imageWidth", x.image_width);
-  io("imageHeight", x.image_height);
-  io("url", x.url);
-  io("position", x.position);
-  io.extras(x.extras);
-}
-WEBDATA_FIELDS_CODEC(ImageResult)
-
-template <class IO, class M, IfModel<M, NewsResult> = 0>
-void fields(IO& io, M& x) {
-  scraped_result_fields(io, x);
-  io("snippet", x.snippet);
-  io("date", x.date);
-  io("imageUrl", x.image_url);
-  io.extras(x.extras);
-}
-WEBDATA_FIELDS_CODEC(NewsResult)
-
 namespace {
 
 constexpr const char* kData = "data";
@@ -235,62 +149,6 @@ void fields(IO& io, M& x) {
 }
 WEBDATA_FIELDS_CODEC(SearchResults)
 
-template <class IO, class M, IfModel<M, v1::SearchResults> = 0>
-void fields(IO& io, M& x) {
-  io("success", x.success);
-  io("data", x.data);
-  io("warning", x.warning);
-  io("id", x.id);
-  io("creditsUsed", x.credits_used);
-  io.extras(x.extras);
-}
-WEBDATA_FIELDS_CODEC(v1::SearchResults)
-
-template <class IO, class M, IfModel<M, JobStarted> = 0>
-void fields(IO& io, M& s) {
-  io("id", s.id, kRequired);  // without it the job cannot be followed
-  io("success", s.success);
-  io("url", s.url);
-  io("invalidURLs", s.invalid_urls);
-  io.extras(s.extras);
-}
-WEBDATA_FIELDS_CODEC(JobStarted)
-
-// `status` and `data` are essential: the caller needs them to go on. The failed job's reason,
-// `error`, is typed and also stays in `extras` (read by code older than the field); a
-// non-string `error` (`{}` from some deployments) only lands there.
-template <class IO, class M, IfModel<M, JobStatus> = 0>
-void fields(IO& io, M& s) {
-  io("status", s.status, kEssential);
-  io("data", s.data, kEssential);
-  io("success", s.success);
-  io("total", s.total);
-  io("completed", s.completed);
-  io("creditsUsed", s.credits_used);
-  io("expiresAt", s.expires_at);
-  io("next", s.next);
-  io.also("error", s.error);
-  io.extras(s.extras);
-}
-WEBDATA_FIELDS_CODEC(JobStatus)
-
-template <class IO, class M, IfModel<M, JobError> = 0>
-void fields(IO& io, M& e) {
-  io("id", e.id);
-  io("timestamp", e.timestamp);
-  io("url", e.url);
-  io("code", e.code);
-  io("error", e.error);
-  io.extras(e.extras);
-}
-WEBDATA_FIELDS_CODEC(JobError)
-
-template <class IO, class M, IfModel<M, JobErrors> = 0>
-void fields(IO& io, M& e) {
-  io("errors", e.errors);
-  io("robotsBlocked", e.robots_blocked);
-  io.extras(e.extras);
-}
 void decode(const json& j, JobErrors& out, const Path& p) {
   // Deployments wrap the object as {"success": true, "data": {...}}.
   if (j.is_object() && !j.contains("errors") && j.contains(kData) && j[kData].is_object()) {
@@ -308,15 +166,6 @@ json encode(const JobErrors& v) {
   return write_fields(v);
 }
 
-template <class IO, class M, IfModel<M, ActiveCrawl> = 0>
-void fields(IO& io, M& c) {
-  io("id", c.id);
-  io("teamId", c.team_id);
-  io("url", c.url);
-  io("created_at", c.created_at);
-  io("options", c.options);
-  io.extras(c.extras);
-}
 void decode(const json& j, ActiveCrawl& out, const Path& p) {
   read_fields(j, out, p);
   const json* options = j.contains("options") ? &j["options"] : nullptr;
@@ -359,17 +208,7 @@ void fields(IO& io, M& a) {
 }
 WEBDATA_FIELDS_CODEC(AgentResult)
 
-template <class IO, class M, IfModel<M, webhooks::Event> = 0>
-void fields(IO& io, M& e) {
-  io("success", e.success);
-  io("type", e.type, kRequired);
-  io("id", e.id);
-  io("webhookId", e.webhook_id);
-  io("data", e.data);
-  io("metadata", e.metadata);
-  io("error", e.error);
-  io.extras(e.extras);
-}
-WEBDATA_FIELDS_CODEC(webhooks::Event)
+// The field lists of codec_models.fields.json, written as C++ by webdata_field_codegen.
+#include "codec_models.fields.inc"
 
 }  // namespace webdata::detail
