@@ -84,23 +84,45 @@ WEBDATA_ANSWER_CODEC(v1::LlmsTxtResult)
 
 namespace {
 
-/// Starts a v1 job: POST `body` to `target`, its answer the job's id.
-Result<v1::V1JobStarted> start_v1_job(const ClientCore& core, std::string target,
-                                      const json& body, const CallOptions& options,
-                                      const char* what) {
-  return call_for<v1::V1JobStarted>(core, post(std::move(target), body), options, what);
+/// A v1-only job: where it is started (POST `path`) and read (GET `path`/{id}), and its name in
+/// the errors of its calls ("deep research start", "... status", "... job <id>").
+struct V1Job {
+  const char* path;
+  const char* name;
+
+  std::string what(const char* step) const { return std::string(name) + " " + step; }
+};
+
+constexpr V1Job kDeepResearch{"/v1/deep-research", "deep research"};
+constexpr V1Job kLlmsTxt{"/v1/llmstxt", "llms.txt"};
+
+/// Starts a v1 job: POST the request to the job's path, its answer the job's id.
+template <class Request>
+Result<v1::V1JobStarted> start_v1_job(const ClientCore& core, const V1Job& job,
+                                      const Request& request, const CallOptions& options) {
+  return call_for<v1::V1JobStarted>(core, post(job.path, write_fields(request)), options,
+                                    job.what("start").c_str());
 }
 
-/// Waits for a started v1 job: polls `status(id)` until it leaves "processing", within
+/// The status of v1 job `id`: GET `path`/{id}.
+template <class T>
+Result<T> v1_job_status(const ClientCore& core, const V1Job& job, const std::string& id,
+                        const CallOptions& options) {
+  return call_for<T>(core, get(std::string(job.path) + "/" + escape_segment(id)), options,
+                     job.what("status").c_str());
+}
+
+/// Waits for a started v1 job: polls its status until it leaves "processing", within
 /// `policy.max_wait` and the call's deadline, on the client's clock.
-template <class T, class Status>
-Result<T> wait_v1_job(const ClientCore& core, const Result<v1::V1JobStarted>& job,
-                      const std::string& what, const PollingPolicy& policy,
-                      const CallOptions& options, Status status) {
-  if (!job.ok()) return job.error();
+template <class T>
+Result<T> wait_v1_job(const ClientCore& core, const V1Job& job,
+                      const Result<v1::V1JobStarted>& started, const PollingPolicy& policy,
+                      const CallOptions& options) {
+  if (!started.ok()) return started.error();
   return poll_until<T>(
-      core, policy, wait_deadline(core, policy, options), what + " " + job->id,
-      [&] { return status(job->id, options); }, [](const T& current) { return current.done(); });
+      core, policy, wait_deadline(core, policy, options), job.what("job") + " " + started->id,
+      [&] { return v1_job_status<T>(core, job, started->id, options); },
+      [](const T& current) { return current.done(); });
 }
 
 }  // namespace
@@ -110,43 +132,35 @@ namespace v1 {
 
 Result<V1JobStarted> Client::start_deep_research(const DeepResearchRequest& request,
                                                  const CallOptions& options) const {
-  return detail::start_v1_job(*core_, "/v1/deep-research", detail::write_fields(request), options,
-                              "deep research start");
+  return detail::start_v1_job(*core_, detail::kDeepResearch, request, options);
 }
 
 Result<DeepResearchResult> Client::deep_research_status(const std::string& id,
                                                         const CallOptions& options) const {
-  return detail::call_for<DeepResearchResult>(
-      *core_, detail::get("/v1/deep-research/" + detail::escape_segment(id)), options,
-      "deep research status");
+  return detail::v1_job_status<DeepResearchResult>(*core_, detail::kDeepResearch, id, options);
 }
 
 Result<DeepResearchResult> Client::deep_research(const DeepResearchRequest& request,
                                                  const PollingPolicy& policy,
                                                  const CallOptions& options) const {
   return detail::wait_v1_job<DeepResearchResult>(
-      *core_, start_deep_research(request, options), "deep research job", policy, options,
-      [this](const std::string& id, const CallOptions& o) { return deep_research_status(id, o); });
+      *core_, detail::kDeepResearch, start_deep_research(request, options), policy, options);
 }
 
 Result<V1JobStarted> Client::start_llms_txt(const LlmsTxtRequest& request,
                                             const CallOptions& options) const {
-  return detail::start_v1_job(*core_, "/v1/llmstxt", detail::write_fields(request), options,
-                              "llms.txt start");
+  return detail::start_v1_job(*core_, detail::kLlmsTxt, request, options);
 }
 
 Result<LlmsTxtResult> Client::llms_txt_status(const std::string& id,
                                               const CallOptions& options) const {
-  return detail::call_for<LlmsTxtResult>(
-      *core_, detail::get("/v1/llmstxt/" + detail::escape_segment(id)), options,
-      "llms.txt status");
+  return detail::v1_job_status<LlmsTxtResult>(*core_, detail::kLlmsTxt, id, options);
 }
 
 Result<LlmsTxtResult> Client::llms_txt(const LlmsTxtRequest& request, const PollingPolicy& policy,
                                        const CallOptions& options) const {
-  return detail::wait_v1_job<LlmsTxtResult>(
-      *core_, start_llms_txt(request, options), "llms.txt job", policy, options,
-      [this](const std::string& id, const CallOptions& o) { return llms_txt_status(id, o); });
+  return detail::wait_v1_job<LlmsTxtResult>(*core_, detail::kLlmsTxt,
+                                            start_llms_txt(request, options), policy, options);
 }
 
 }  // namespace v1
