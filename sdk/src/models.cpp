@@ -38,46 +38,43 @@ bool FormatEntry::has_options() const {
          check_prompt_injection || selectors || question || query || mode;
 }
 
-Action Action::wait(std::chrono::milliseconds duration) {
+namespace {
+
+/// An action of kind `type` with its one member `member` set to `value`.
+template <class T>
+Action action_with(ActionType type, std::optional<T> Action::*member, T value) {
   Action a;
-  a.type = ActionType::wait();
-  a.milliseconds = duration;
+  a.type = std::move(type);
+  a.*member = std::move(value);
   return a;
+}
+
+}  // namespace
+
+Action Action::wait(std::chrono::milliseconds duration) {
+  return action_with(ActionType::wait(), &Action::milliseconds, duration);
 }
 
 Action Action::wait_for(std::string css_selector) {
-  Action a;
-  a.type = ActionType::wait();
-  a.selector = std::move(css_selector);
-  return a;
+  return action_with(ActionType::wait(), &Action::selector, std::move(css_selector));
 }
 
 Action Action::click(std::string css_selector, std::optional<bool> all) {
-  Action a;
-  a.type = ActionType::click();
-  a.selector = std::move(css_selector);
+  Action a = action_with(ActionType::click(), &Action::selector, std::move(css_selector));
   a.all = all;
   return a;
 }
 
 Action Action::write(std::string text) {
-  Action a;
-  a.type = ActionType::write();
-  a.text = std::move(text);
-  return a;
+  return action_with(ActionType::write(), &Action::text, std::move(text));
 }
 
 Action Action::press(std::string key) {
-  Action a;
-  a.type = ActionType::press();
-  a.key = std::move(key);
-  return a;
+  return action_with(ActionType::press(), &Action::key, std::move(key));
 }
 
 Action Action::scroll(std::string direction, std::optional<std::string> css_selector) {
-  Action a;
-  a.type = ActionType::scroll();
-  a.direction = std::move(direction);
+  Action a = action_with(ActionType::scroll(), &Action::direction, std::move(direction));
   a.selector = std::move(css_selector);
   return a;
 }
@@ -99,10 +96,7 @@ Action Action::scrape() {
 }
 
 Action Action::execute_javascript(std::string script) {
-  Action a;
-  a.type = ActionType::execute_javascript();
-  a.script = std::move(script);
-  return a;
+  return action_with(ActionType::execute_javascript(), &Action::script, std::move(script));
 }
 
 Action Action::pdf(std::optional<std::string> format, std::optional<bool> landscape,
