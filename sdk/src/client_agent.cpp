@@ -22,6 +22,18 @@ std::optional<long long> before_of(const std::string& next) {
   return value;
 }
 
+/// Member `key`, when it is an object, read by `members(object)`; another value is passed over.
+/// For an object that groups members of the model itself; `out` is the one reset when it does
+/// not decode.
+template <class T, class Members>
+void read_object(Reader& io, const char* key, T& out, Members members) {
+  io.custom(key, out, [&members](const json& value, const Path& path) {
+    if (!value.is_object()) return;
+    Reader object(value, path);
+    members(object);
+  });
+}
+
 }  // namespace
 
 // ---- codecs (answers are decoded leniently: unknown members go to `extras`)
@@ -34,9 +46,7 @@ void fields(Reader& io, AgentListItem& item) {
   io("integration", item.integration);
   io("status", item.status);
   // What the run was asked; the object's other members are kept as "options.<key>".
-  io.custom("options", item.prompt, [&item](const json& options, const Path& op) {
-    if (!options.is_object()) return;
-    Reader o(options, op);
+  read_object(io, "options", item.prompt, [&item](Reader& o) {
     o("prompt", item.prompt);
     o("urls", item.urls);
     o("model", item.model);
@@ -58,9 +68,7 @@ void fields(Reader& io, AgentTraceEvent& event) {
   io("runId", event.run_id);
   io("occurredAt", event.occurred_at);
   io("producerSequence", event.producer_sequence);
-  io.custom("agent", event.agent_id, [&event](const json& agent, const Path& ap) {
-    if (!agent.is_object()) return;
-    Reader a(agent, ap);
+  read_object(io, "agent", event.agent_id, [&event](Reader& a) {
     a("id", event.agent_id);
     a("role", event.agent_role);
   });
