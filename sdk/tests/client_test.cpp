@@ -568,27 +568,27 @@ TEST_CASE("agent: the job form's wait ends at max_wait, and when cancelled witho
     return json_response(200, R"({"success": true, "status": "processing"})");
   });
   const auto statuses = [&] { return f.transport->count() - 1; };
+  // The wait, which must fail: the kind of its error.
+  const auto failed_wait = [&] {
+    auto res = f.client().agent(req, policy);
+    REQUIRE_FALSE(res.ok());
+    return res.error().kind;
+  };
 
   SECTION("max_wait: polled until it runs out, the last pause cut to it") {
     policy.max_wait = 5s;
-    auto res = f.client().agent(req, policy);
-    REQUIRE_FALSE(res.ok());
-    CHECK(res.error().kind == webdata::ErrorKind::kTimeout);
+    CHECK(failed_wait() == webdata::ErrorKind::kTimeout);
     CHECK(f.clock->sleeps() == std::vector<std::chrono::milliseconds>{2s, 2s, 1s});
     CHECK(statuses() == 3);
   }
   SECTION("cancelled while the job starts: no status is asked for") {
     cancel_on = "POST";
-    auto res = f.client().agent(req, policy);
-    REQUIRE_FALSE(res.ok());
-    CHECK(res.error().kind == webdata::ErrorKind::kCancelled);
+    CHECK(failed_wait() == webdata::ErrorKind::kCancelled);
     CHECK(statuses() == 0);
   }
   SECTION("cancelled during a poll: the pause after it ends the wait") {
     cancel_on = "GET";
-    auto res = f.client().agent(req, policy);
-    REQUIRE_FALSE(res.ok());
-    CHECK(res.error().kind == webdata::ErrorKind::kCancelled);
+    CHECK(failed_wait() == webdata::ErrorKind::kCancelled);
     CHECK(statuses() == 1);
   }
 }
