@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <webdata/contract/schemas.hpp>
 
+#include "full_scrape_options.hpp"
 #include "schema_instances.hpp"
 #include "webdata/webdata.hpp"
 
@@ -44,6 +45,63 @@ void check_valid(const std::string& schema, const T& request) {
   const auto issues = schemas().validate(schema, body);
   INFO(describe(issues));
   CHECK(issues.empty());
+}
+
+/// Sets the members the v1 and v2 crawl requests both have; `scrape` its scrape options.
+template <class Crawl, class Options>
+void set_shared_crawl(Crawl& crawl, const webdata::WebhookSpec& hook, const Options& scrape) {
+  crawl.max_discovery_depth = 3;
+  crawl.ignore_robots_txt = false;
+  crawl.ignore_query_parameters = true;
+  crawl.deduplicate_similar_urls = true;
+  crawl.regex_on_full_url = false;
+  crawl.limit = 100;
+  crawl.allow_external_links = false;
+  crawl.allow_subdomains = true;
+  crawl.delay = std::chrono::milliseconds(2500);
+  crawl.max_concurrency = 4;
+  crawl.webhook = hook;
+  crawl.scrape_options = scrape;
+  crawl.zero_data_retention = false;
+  crawl.origin = "webdata-cpp";
+  crawl.integration = "contract-test";
+}
+
+/// Sets the members the v1 and v2 search requests both have; `scrape` its scrape options.
+template <class Search, class Options>
+void set_shared_search(Search& search, const Options& scrape) {
+  search.limit = 10;
+  search.tbs = "cdr:1,cd_min:01/01/2025,cd_max:02/01/2025";
+  search.location = "Berlin,Germany";
+  search.country = "DE";
+  search.timeout = std::chrono::seconds(30);
+  search.ignore_invalid_urls = true;
+  search.scrape_options = scrape;
+  search.origin = "webdata-cpp";
+  search.integration = "contract-test";
+}
+
+/// The scrape and batch scrape requests of one API version validate against its schemas bare
+/// and with every option set.
+template <class Scrape, class Batch, class Options>
+void check_scrape_requests(const std::string& version, const Options& options,
+                           const webdata::WebhookSpec& hook) {
+  Scrape scrape;
+  scrape.url = "https://site.test/";
+  check_valid(version + "/scrape.request", scrape);
+  static_cast<Options&>(scrape) = options;
+  check_valid(version + "/scrape.request", scrape);
+
+  Batch batch;
+  batch.urls = {"https://site.test/a"};
+  check_valid(version + "/batch-scrape.request", batch);
+  static_cast<Options&>(batch) = options;
+  batch.webhook = hook;
+  batch.max_concurrency = 2;
+  batch.ignore_invalid_urls = false;
+  check_valid(version + "/batch-scrape.request", batch);
+  batch.webhook = webdata::WebhookSpec(hook.url);  // a webhook object holding only `url`
+  check_valid(version + "/batch-scrape.request", batch);
 }
 
 json strip_nulls(json j) {
@@ -249,54 +307,7 @@ json load(const fs::path& file) {
 }  // namespace
 
 TEST_CASE("every SDK request, minimal and fully set, validates against its schema", "[contract]") {
-  webdata::ScrapeOptions options;
-  options.formats = {
-      "markdown",
-      "summary",
-      "html",
-      "rawHtml",
-      "links",
-      "images",
-      "branding",
-      webdata::FormatEntry::json_extraction(
-          webdata::Json::parse(R"({"type":"object","properties":{"price":{"type":"number"}}})")
-              .value(),
-          "The price"),
-      webdata::FormatEntry::screenshot(true, 90, webdata::Viewport{1280, 720}),
-      webdata::FormatEntry::change_tracking(std::vector<std::string>{"git-diff", "json"},
-                                            webdata::Json::parse(R"({"type":"object"})").value(),
-                                            "what changed", "daily")};
-  options.only_main_content = true;
-  options.include_tags = {"main"};
-  options.exclude_tags = {"nav", "footer"};
-  options.max_age = std::chrono::hours(48);
-  options.headers = std::map<std::string, std::string>{{"Cookie", "a=b"}};
-  options.wait_for = std::chrono::milliseconds(100);
-  options.mobile = false;
-  options.skip_tls_verification = true;
-  options.timeout = std::chrono::seconds(30);
-  webdata::Parser pdf("pdf");
-  pdf.max_pages = 10;
-  options.parsers = {pdf};
-  options.actions = {webdata::Action::wait(std::chrono::milliseconds(100)),
-                     webdata::Action::wait_for("#app"),
-                     webdata::Action::click("a.more", false),
-                     webdata::Action::write("query"),
-                     webdata::Action::press("Enter"),
-                     webdata::Action::scroll("down", std::string("#list")),
-                     webdata::Action::screenshot(true, 50, webdata::Viewport{800, 600}),
-                     webdata::Action::scrape(),
-                     webdata::Action::execute_javascript("return 1"),
-                     webdata::Action::pdf("A4", false, 1.0)};
-  options.location = webdata::Location{"DE", std::vector<std::string>{"de-DE"}};
-  options.remove_base64_images = true;
-  options.block_ads = true;
-  options.proxy = webdata::ProxyMode::automatic();
-  options.store_in_cache = true;
-  options.zero_data_retention = false;
-  options.origin = "webdata-cpp";
-  options.integration = "contract-test";
-
+  const webdata::ScrapeOptions options = webdata::testing::full_scrape_options();
   webdata::WebhookSpec hook("https://hooks.site.test/in");
   hook.headers = std::map<std::string, std::string>{{"X-Token", "t"}};
   hook.metadata = webdata::Json::object(std::map<std::string, std::string>{{"run", "1"}});
@@ -304,22 +315,7 @@ TEST_CASE("every SDK request, minimal and fully set, validates against its schem
                  webdata::WebhookEventKind::completed(), webdata::WebhookEventKind::failed()};
 
   SECTION("v2") {
-    webdata::ScrapeRequest scrape;
-    scrape.url = "https://site.test/";
-    check_valid("v2/scrape.request", scrape);
-    static_cast<webdata::ScrapeOptions&>(scrape) = options;
-    check_valid("v2/scrape.request", scrape);
-
-    webdata::BatchScrapeRequest batch;
-    batch.urls = {"https://site.test/a"};
-    check_valid("v2/batch-scrape.request", batch);
-    static_cast<webdata::ScrapeOptions&>(batch) = options;
-    batch.webhook = hook;
-    batch.max_concurrency = 2;
-    batch.ignore_invalid_urls = false;
-    check_valid("v2/batch-scrape.request", batch);
-    batch.webhook = webdata::WebhookSpec("https://hooks.site.test/in");
-    check_valid("v2/batch-scrape.request", batch);
+    check_scrape_requests<webdata::ScrapeRequest, webdata::BatchScrapeRequest>("v2", options, hook);
 
     webdata::CrawlRequest crawl;
     crawl.url = "https://site.test/";
@@ -327,41 +323,19 @@ TEST_CASE("every SDK request, minimal and fully set, validates against its schem
     crawl.prompt = "only docs";
     crawl.include_paths = {"^/docs/.*"};
     crawl.exclude_paths = {"^/blog/.*"};
-    crawl.max_discovery_depth = 3;
     crawl.sitemap = webdata::SitemapMode::include();
-    crawl.ignore_robots_txt = false;
-    crawl.ignore_query_parameters = true;
-    crawl.deduplicate_similar_urls = true;
-    crawl.regex_on_full_url = false;
-    crawl.limit = 100;
     crawl.crawl_entire_domain = true;
-    crawl.allow_external_links = false;
-    crawl.allow_subdomains = true;
-    crawl.delay = std::chrono::milliseconds(2500);
-    crawl.max_concurrency = 4;
-    crawl.webhook = hook;
-    crawl.scrape_options = options;
-    crawl.zero_data_retention = false;
-    crawl.origin = "webdata-cpp";
-    crawl.integration = "contract-test";
+    set_shared_crawl(crawl, hook, options);
     check_valid("v2/crawl.request", crawl);
 
     webdata::SearchRequest search;
     search.query = "webdata sdk";
     check_valid("v2/search.request", search);
-    search.limit = 10;
     search.sources = {webdata::SearchSource::web(), webdata::SearchSource::images(),
                       webdata::SearchSource::news()};
     search.categories = {webdata::SearchCategory::github(), webdata::SearchCategory::research(),
                          webdata::SearchCategory::pdf()};
-    search.tbs = "cdr:1,cd_min:01/01/2025,cd_max:02/01/2025";
-    search.location = "Berlin,Germany";
-    search.country = "DE";
-    search.timeout = std::chrono::seconds(30);
-    search.ignore_invalid_urls = true;
-    search.scrape_options = options;
-    search.origin = "webdata-cpp";
-    search.integration = "contract-test";
+    set_shared_search(search, options);
     check_valid("v2/search.request", search);
 
     webdata::AgentRequest agent;
@@ -433,15 +407,7 @@ TEST_CASE("every SDK request, minimal and fully set, validates against its schem
     v1.formats = {"markdown", "html",       "rawHtml",
                   "links",    "screenshot", "screenshot@fullPage",
                   "json",     "extract",    "changeTracking"};
-    v1.only_main_content = true;
-    v1.include_tags = {"main"};
-    v1.exclude_tags = {"nav"};
-    v1.max_age = std::chrono::milliseconds(0);
-    v1.headers = std::map<std::string, std::string>{{"Cookie", "a=b"}};
-    v1.wait_for = std::chrono::milliseconds(10);
-    v1.mobile = true;
-    v1.skip_tls_verification = false;
-    v1.timeout = std::chrono::seconds(60);
+    webdata::testing::set_shared_scrape_options(v1);
     v1.parse_pdf = true;
     v1.json_options = webdata::v1::JsonOptions{webdata::Json::parse(R"({"type":"object"})").value(),
                                                std::string("system"), std::string("prompt")};
@@ -450,29 +416,10 @@ TEST_CASE("every SDK request, minimal and fully set, validates against its schem
         std::vector<std::string>{"git-diff"}, webdata::Json::parse("{}").value(), std::string("p"),
         std::string("tag")};
     v1.actions = {webdata::Action::wait_for("#app"), webdata::Action::click("#b")};
-    v1.location = webdata::Location{"US", std::vector<std::string>{"en-US"}};
-    v1.remove_base64_images = true;
-    v1.block_ads = false;
     v1.proxy = webdata::ProxyMode::basic();
-    v1.store_in_cache = true;
-    v1.zero_data_retention = false;
-    v1.origin = "webdata-cpp";
-    v1.integration = "contract-test";
 
-    webdata::v1::ScrapeRequest scrape;
-    scrape.url = "https://site.test/";
-    check_valid("v1/scrape.request", scrape);
-    static_cast<webdata::v1::ScrapeOptions&>(scrape) = v1;
-    check_valid("v1/scrape.request", scrape);
-
-    webdata::v1::BatchScrapeRequest batch;
-    batch.urls = {"https://site.test/"};
-    check_valid("v1/batch-scrape.request", batch);
-    static_cast<webdata::v1::ScrapeOptions&>(batch) = v1;
-    batch.webhook = hook;
-    batch.max_concurrency = 1;
-    batch.ignore_invalid_urls = true;
-    check_valid("v1/batch-scrape.request", batch);
+    check_scrape_requests<webdata::v1::ScrapeRequest, webdata::v1::BatchScrapeRequest>("v1", v1,
+                                                                                       hook);
 
     webdata::v1::CrawlRequest crawl;
     crawl.url = "https://site.test/";
@@ -480,38 +427,16 @@ TEST_CASE("every SDK request, minimal and fully set, validates against its schem
     crawl.include_paths = {"docs"};
     crawl.exclude_paths = {"blog"};
     crawl.max_depth = 3;
-    crawl.max_discovery_depth = 2;
     crawl.ignore_sitemap = true;
-    crawl.ignore_robots_txt = false;
-    crawl.ignore_query_parameters = false;
-    crawl.deduplicate_similar_urls = true;
-    crawl.regex_on_full_url = true;
-    crawl.limit = 10;
     crawl.allow_backward_links = true;
-    crawl.allow_external_links = false;
-    crawl.allow_subdomains = false;
-    crawl.delay = std::chrono::seconds(1);
-    crawl.max_concurrency = 2;
-    crawl.webhook = hook;
-    crawl.scrape_options = v1;
-    crawl.zero_data_retention = false;
-    crawl.origin = "webdata-cpp";
-    crawl.integration = "contract-test";
+    set_shared_crawl(crawl, hook, v1);
     check_valid("v1/crawl.request", crawl);
 
     webdata::v1::SearchRequest search;
     search.query = "q";
     check_valid("v1/search.request", search);
-    search.limit = 3;
-    search.tbs = "qdr:d";
     search.lang = "en";
-    search.country = "us";
-    search.location = "Germany";
-    search.timeout = std::chrono::seconds(10);
-    search.ignore_invalid_urls = false;
-    search.scrape_options = v1;
-    search.origin = "webdata-cpp";
-    search.integration = "contract-test";
+    set_shared_search(search, v1);
     check_valid("v1/search.request", search);
   }
 }

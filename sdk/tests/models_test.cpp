@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "full_scrape_options.hpp"
 #include "webdata/webdata.hpp"
 
 using nlohmann::json;
@@ -190,62 +191,42 @@ TEST_CASE("requests send exactly the fields that were set", "[models][requests]"
 
   webdata::ScrapeRequest full;
   full.url = "https://docs.example.test/";
-  full.formats = {"markdown",
-                  webdata::FormatEntry::json_extraction(
-                      webdata::Json::parse(R"({"type":"object"})").value(), "Price"),
-                  webdata::FormatEntry::screenshot(true, 80, webdata::Viewport{1280, 800}),
-                  webdata::FormatEntry::change_tracking(std::vector<std::string>{"git-diff"})};
-  full.only_main_content = false;
-  full.include_tags = {"main"};
-  full.exclude_tags = {"nav"};
-  full.max_age = std::chrono::hours(1);
-  full.headers = std::map<std::string, std::string>{{"User-Agent", "test"}};
-  full.wait_for = std::chrono::milliseconds(500);
-  full.mobile = true;
-  full.skip_tls_verification = false;
-  full.timeout = std::chrono::seconds(45);
-  webdata::Parser limited("pdf");
-  limited.max_pages = 3;
-  full.parsers = {limited};
-  full.actions = {webdata::Action::wait(std::chrono::milliseconds(250)),
-                  webdata::Action::wait_for("#main"),
-                  webdata::Action::click("#more", true),
-                  webdata::Action::write("hello"),
-                  webdata::Action::press("Enter"),
-                  webdata::Action::scroll("down"),
-                  webdata::Action::screenshot(true),
-                  webdata::Action::scrape(),
-                  webdata::Action::execute_javascript("return 1"),
-                  webdata::Action::pdf("A4", true, 0.5)};
-  full.location = webdata::Location{"DE", std::vector<std::string>{"de-DE"}};
-  full.remove_base64_images = false;
-  full.block_ads = false;
-  full.proxy = webdata::ProxyMode::enhanced();
-  full.store_in_cache = false;
-  full.zero_data_retention = true;
-  full.origin = "cpp-sdk";
-  full.integration = "tests";
+  static_cast<webdata::ScrapeOptions&>(full) = webdata::testing::full_scrape_options();
   const json expected = json::parse(R"({
     "url": "https://docs.example.test/",
-    "formats": ["markdown", {"type": "json", "schema": {"type": "object"}, "prompt": "Price"},
-                {"type": "screenshot", "fullPage": true, "quality": 80, "viewport": {"width": 1280, "height": 800}},
-                {"type": "changeTracking", "modes": ["git-diff"]}],
-    "onlyMainContent": false, "includeTags": ["main"], "excludeTags": ["nav"], "maxAge": 3600000,
-    "headers": {"User-Agent": "test"}, "waitFor": 500, "mobile": true, "skipTlsVerification": false,
-    "timeout": 45000, "parsers": [{"type": "pdf", "maxPages": 3}],
-    "actions": [{"type": "wait", "milliseconds": 250}, {"type": "wait", "selector": "#main"},
-                {"type": "click", "selector": "#more", "all": true}, {"type": "write", "text": "hello"},
-                {"type": "press", "key": "Enter"}, {"type": "scroll", "direction": "down"},
-                {"type": "screenshot", "fullPage": true}, {"type": "scrape"},
-                {"type": "executeJavascript", "script": "return 1"},
-                {"type": "pdf", "format": "A4", "landscape": true, "scale": 0.5}],
-    "location": {"country": "DE", "languages": ["de-DE"]}, "removeBase64Images": false,
-    "blockAds": false, "proxy": "enhanced", "storeInCache": false, "zeroDataRetention": true,
-    "origin": "cpp-sdk", "integration": "tests"
+    "formats": ["markdown", "summary", "html", "rawHtml", "links", "images", "branding",
+      {"type": "json", "schema": {"type": "object", "properties": {"price": {"type": "number"}}},
+       "prompt": "The price"},
+      {"type": "screenshot", "fullPage": true, "quality": 90, "viewport": {"width": 1280, "height": 720}},
+      {"type": "changeTracking", "modes": ["git-diff", "json"], "schema": {"type": "object"},
+       "prompt": "what changed", "tag": "daily"}],
+    "onlyMainContent": true, "includeTags": ["main"], "excludeTags": ["nav", "footer"],
+    "maxAge": 172800000, "headers": {"Cookie": "a=b"}, "waitFor": 100, "mobile": false,
+    "skipTlsVerification": true, "timeout": 30000, "parsers": [{"type": "pdf", "maxPages": 10}],
+    "actions": [{"type": "wait", "milliseconds": 100}, {"type": "wait", "selector": "#app"},
+      {"type": "click", "selector": "a.more", "all": false}, {"type": "write", "text": "query"},
+      {"type": "press", "key": "Enter"}, {"type": "scroll", "direction": "down", "selector": "#list"},
+      {"type": "screenshot", "fullPage": true, "quality": 50, "viewport": {"width": 800, "height": 600}},
+      {"type": "scrape"}, {"type": "executeJavascript", "script": "return 1"},
+      {"type": "pdf", "format": "A4", "landscape": false, "scale": 1.0}],
+    "location": {"country": "DE", "languages": ["de-DE"]}, "removeBase64Images": true,
+    "blockAds": true, "proxy": "auto", "storeInCache": true, "zeroDataRetention": false,
+    "origin": "webdata-cpp", "integration": "sdk-tests"
   })");
   CHECK(tree(webdata::to_json(full)) == expected);
   // And the request reads back into the same model.
   CHECK(tree(webdata::to_json(read<webdata::ScrapeRequest>(expected.dump()))) == expected);
+
+  // The options a factory was not given are not sent either.
+  webdata::ScrapeOptions partial;
+  partial.formats = {webdata::FormatEntry::change_tracking(std::vector<std::string>{"git-diff"})};
+  partial.actions = {webdata::Action::scroll("down"), webdata::Action::screenshot(true)};
+  partial.proxy = webdata::ProxyMode::enhanced();
+  CHECK(tree(webdata::to_json(partial)) == json::parse(R"({
+    "formats": [{"type": "changeTracking", "modes": ["git-diff"]}],
+    "actions": [{"type": "scroll", "direction": "down"}, {"type": "screenshot", "fullPage": true}],
+    "proxy": "enhanced"
+  })"));
 }
 
 TEST_CASE("crawl, batch, search and agent requests use the wire names", "[models][requests]") {
