@@ -23,6 +23,9 @@ install(TARGETS webdata_sdk EXPORT webdata-targets
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/sdk/include/webdata
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp")
+# ... and the public header the build writes (the enumerations, from sdk/include/webdata/enums.json).
+install(FILES ${WEBDATA_SDK_GENERATED_INCLUDE}/webdata/enums.hpp
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/webdata)
 
 # The mock as a library: its static parts, its headers under include/webdata-mock (they include
 # each other as "app/...", "http/...", so the tree is kept), and the executable as an imported
@@ -135,4 +138,5 @@ if(WEBDATA_BUILD_DOCS AND WEBDATA_DOXYGEN AND PROJECT_IS_TOP_LEVEL)
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
     COMMENT "Doxygen: SDK reference in ${PROJECT_BINARY_DIR}/docs/html"
     VERBATIM)
+  add_dependencies(docs webdata_sdk)  # webdata/enums.hpp is written by the SDK's build
 endif()

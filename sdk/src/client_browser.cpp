@@ -5,7 +5,7 @@
 namespace webdata {
 namespace detail {
 
-// The field lists of client_browser.fields.json, written as C++ by webdata_field_codegen.
+// The field lists of client_browser.fields.json, written as C++ by webdata_codegen.
 #include "client_browser.fields.inc"
 
 namespace {

@@ -78,7 +78,7 @@ void fields(Reader& io, MonitorCheckPage& p) {
   io.extras(p.extras);
 }
 
-// The field lists of client_monitors.fields.json, written as C++ by webdata_field_codegen.
+// The field lists of client_monitors.fields.json, written as C++ by webdata_codegen.
 #include "client_monitors.fields.inc"
 
 WEBDATA_ANSWER_CODEC(MonitorCheckPage)

@@ -26,7 +26,7 @@ void read_license(Reader& io, DeveloperResult& r) {
 
 }  // namespace
 
-// The field lists of client_research.fields.json, written as C++ by webdata_field_codegen.
+// The field lists of client_research.fields.json, written as C++ by webdata_codegen.
 #include "client_research.fields.inc"
 
 void fields(Reader& io, SupportAnswer& a) {

@@ -165,7 +165,7 @@ Result<Concurrency> concurrency(const ClientCore& core, const CallOptions& optio
 
 // ---- extract
 
-// The field lists of client_surface.fields.json, written as C++ by webdata_field_codegen.
+// The field lists of client_surface.fields.json, written as C++ by webdata_codegen.
 #include "client_surface.fields.inc"
 
 template <class Request>

@@ -208,7 +208,7 @@ void fields(IO& io, M& a) {
 }
 WEBDATA_FIELDS_CODEC(AgentResult)
 
-// The field lists of codec_models.fields.json, written as C++ by webdata_field_codegen.
+// The field lists of codec_models.fields.json, written as C++ by webdata_codegen.
 #include "codec_models.fields.inc"
 
 }  // namespace webdata::detail

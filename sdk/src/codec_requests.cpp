@@ -81,7 +81,7 @@ json write_or_bare(const T& v, const char* key) {
   }                                                   \
   json encode(const T& v) { return write_or_bare(v, key); }
 
-// The field lists of codec_requests.fields.json, written as C++ by webdata_field_codegen.
+// The field lists of codec_requests.fields.json, written as C++ by webdata_codegen.
 #include "codec_requests.fields.inc"
 
 }  // namespace webdata::detail

@@ -6,7 +6,7 @@
 
 namespace webdata::detail {
 
-// The field lists of document_fields.fields.json, written as C++ by webdata_field_codegen.
+// The field lists of document_fields.fields.json, written as C++ by webdata_codegen.
 #include "document_fields.fields.inc"
 
 /// A metadata value kept as extras: a string, a list of strings, or any other JSON.

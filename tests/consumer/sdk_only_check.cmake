@@ -1,7 +1,7 @@
 # "consumer: WEBDATA_BUILD_MOCK=OFF builds the SDK alone": configures the checkout with only that
 # switch in a fresh build tree and asks Ninja what a build would do (-n: nothing is compiled),
 # then fails if any step compiles or links something other than the SDK (sdk/), the files CMake
-# generates for it and the SDK's own build tool (webdata_field_codegen, its field lists).
+# generates for it and the SDK's own build tool (webdata_codegen, its field lists and enumerations).
 #   cmake -DCHECKOUT=... -DBUILD_DIR=... -P sdk_only_check.cmake
 foreach(var CHECKOUT BUILD_DIR)
   if(NOT DEFINED ${var})
@@ -31,12 +31,12 @@ set(built "")
 foreach(step IN LISTS steps)
   if(step MATCHES "Building CXX object ([^ ]+)")
     set(object "${CMAKE_MATCH_1}")
-    if(NOT object MATCHES "^sdk/CMakeFiles/(webdata_sdk|webdata_field_codegen)\\.dir/")
+    if(NOT object MATCHES "^sdk/CMakeFiles/(webdata_sdk|webdata_codegen)\\.dir/")
       string(APPEND foreign "  ${step}\n")
     endif()
   elseif(step MATCHES "Linking CXX [a-z ]+ ([^ ]+)")
     list(APPEND built "${CMAKE_MATCH_1}")
-    if(NOT CMAKE_MATCH_1 MATCHES "^sdk/(libwebdata\\.(a|so[.0-9]*)|webdata_field_codegen)$")
+    if(NOT CMAKE_MATCH_1 MATCHES "^sdk/(libwebdata\\.(a|so[.0-9]*)|webdata_codegen)$")
       string(APPEND foreign "  ${step}\n")
     endif()
   endif()

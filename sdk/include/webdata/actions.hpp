@@ -9,21 +9,6 @@
 
 namespace webdata {
 
-/// Action kind: wait, click, write, press, scroll, screenshot, scrape, executeJavascript, pdf.
-class ActionType : public OpenEnum<ActionType> {
- public:
-  using OpenEnum::OpenEnum;
-  static ActionType wait() { return ActionType("wait"); }
-  static ActionType click() { return ActionType("click"); }
-  static ActionType write() { return ActionType("write"); }
-  static ActionType press() { return ActionType("press"); }
-  static ActionType scroll() { return ActionType("scroll"); }
-  static ActionType screenshot() { return ActionType("screenshot"); }
-  static ActionType scrape() { return ActionType("scrape"); }
-  static ActionType execute_javascript() { return ActionType("executeJavascript"); }
-  static ActionType pdf() { return ActionType("pdf"); }
-};
-
 /// One browser action run before capture. Build it with the factories; only the fields of
 /// the kind are sent.
 ///

@@ -9,24 +9,6 @@
 
 namespace webdata {
 
-/// `changeStatus`: new, same, changed, removed (open).
-class ChangeStatus : public OpenEnum<ChangeStatus> {
- public:
-  using OpenEnum::OpenEnum;
-  static ChangeStatus new_page() { return ChangeStatus("new"); }
-  static ChangeStatus same() { return ChangeStatus("same"); }
-  static ChangeStatus changed() { return ChangeStatus("changed"); }
-  static ChangeStatus removed() { return ChangeStatus("removed"); }
-};
-
-/// `visibility`: visible, hidden (open).
-class Visibility : public OpenEnum<Visibility> {
- public:
-  using OpenEnum::OpenEnum;
-  static Visibility visible() { return Visibility("visible"); }
-  static Visibility hidden() { return Visibility("hidden"); }
-};
-
 /// `changeTracking.diff`: deployments send either the unified diff text alone or
 /// `{text, json}`; both land here.
 struct ChangeTrackingDiff {

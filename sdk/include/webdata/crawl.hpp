@@ -13,15 +13,6 @@
 
 namespace webdata {
 
-/// `sitemap`: skip, include, only (open).
-class SitemapMode : public OpenEnum<SitemapMode> {
- public:
-  using OpenEnum::OpenEnum;
-  static SitemapMode skip() { return SitemapMode("skip"); }
-  static SitemapMode include() { return SitemapMode("include"); }
-  static SitemapMode only() { return SitemapMode("only"); }
-};
-
 /// POST /v2/crawl.
 struct CrawlRequest {
   std::string url;

@@ -9,30 +9,6 @@
 
 namespace webdata {
 
-/// v2 format type: markdown, summary, html, rawHtml, links, images, screenshot, json,
-/// changeTracking, branding (open).
-class FormatType : public OpenEnum<FormatType> {
- public:
-  using OpenEnum::OpenEnum;
-  static FormatType markdown() { return FormatType("markdown"); }
-  static FormatType summary() { return FormatType("summary"); }
-  static FormatType html() { return FormatType("html"); }
-  static FormatType raw_html() { return FormatType("rawHtml"); }
-  static FormatType links() { return FormatType("links"); }
-  static FormatType images() { return FormatType("images"); }
-  static FormatType screenshot() { return FormatType("screenshot"); }
-  static FormatType json() { return FormatType("json"); }
-  /// Newer: like json, made from the page without a model; answers in `json`.
-  static FormatType deterministic_json() { return FormatType("deterministicJson"); }
-  static FormatType change_tracking() { return FormatType("changeTracking"); }
-  static FormatType branding() { return FormatType("branding"); }
-  static FormatType attributes() { return FormatType("attributes"); }
-  static FormatType question() { return FormatType("question"); }
-  static FormatType highlights() { return FormatType("highlights"); }
-  static FormatType raw_base64() { return FormatType("rawBase64"); }
-  static FormatType audio() { return FormatType("audio"); }
-};
-
 /// The format names as constants, for the short forms (v2 and v1) and for v1's string formats.
 ///
 ///     auto doc = client.scrape("https://example.com", {webdata::Format::markdown,

@@ -9,7 +9,8 @@ namespace webdata {
 
 /// A string-backed enumeration whose unknown values survive parsing and round trips, so a
 /// newer service never breaks an older SDK. Compare with the named constants of each enum, or
-/// with the wire string; print it as it is.
+/// with the wire string; print it as it is. The enumerations themselves are in
+/// webdata/enums.hpp, which this header includes.
 ///
 ///     if (status.status == webdata::JobState::completed()) ...
 ///     if (status.status == "completed") ...
@@ -39,30 +40,8 @@ class OpenEnum {
   std::string value_;
 };
 
-/// State of a crawl, batch scrape or agent job. `completed`, `failed` and `cancelled` are
-/// terminal; any other value (including ones this SDK does not know) means "still running".
-class JobState : public OpenEnum<JobState> {
- public:
-  using OpenEnum::OpenEnum;
-  static JobState scraping() { return JobState("scraping"); }
-  static JobState processing() { return JobState("processing"); }
-  static JobState completed() { return JobState("completed"); }
-  static JobState failed() { return JobState("failed"); }
-  static JobState cancelled() { return JobState("cancelled"); }
-  bool is_terminal() const {
-    return value() == "completed" || value() == "failed" || value() == "cancelled";
-  }
-};
-
-/// Proxy choice of a scrape: basic, enhanced, auto; v1 names the enhanced proxy `stealth`
-/// (and refuses `enhanced`), v2 accepts both names.
-class ProxyMode : public OpenEnum<ProxyMode> {
- public:
-  using OpenEnum::OpenEnum;
-  static ProxyMode basic() { return ProxyMode("basic"); }
-  static ProxyMode enhanced() { return ProxyMode("enhanced"); }
-  static ProxyMode stealth() { return ProxyMode("stealth"); }
-  static ProxyMode automatic() { return ProxyMode("auto"); }
-};
-
 }  // namespace webdata
+
+// The SDK's enumerations (JobState, FormatType, ...): their values are listed once, as data, in
+// the SDK's enums.json, and the build writes them here.
+#include "webdata/enums.hpp"  // IWYU pragma: export

@@ -11,25 +11,6 @@
 
 namespace webdata {
 
-/// Search source: web, images, news (open).
-class SearchSource : public OpenEnum<SearchSource> {
- public:
-  using OpenEnum::OpenEnum;
-  static SearchSource web() { return SearchSource("web"); }
-  static SearchSource images() { return SearchSource("images"); }
-  static SearchSource news() { return SearchSource("news"); }
-};
-
-/// Search category: github, research, pdf, developer (open).
-class SearchCategory : public OpenEnum<SearchCategory> {
- public:
-  using OpenEnum::OpenEnum;
-  static SearchCategory github() { return SearchCategory("github"); }
-  static SearchCategory research() { return SearchCategory("research"); }
-  static SearchCategory pdf() { return SearchCategory("pdf"); }
-  static SearchCategory developer() { return SearchCategory("developer"); }
-};
-
 /// POST /v2/search. `query` supports the operators "...", -, site:, filetype:, inurl:,
 /// allinurl:, intitle:, allintitle:, related:, imagesize:, larger:.
 struct SearchRequest {

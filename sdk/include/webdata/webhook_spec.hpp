@@ -10,19 +10,6 @@
 
 namespace webdata {
 
-/// Event filter of a webhook: started, page, completed, failed; for agents started, action,
-/// completed, failed, cancelled (open).
-class WebhookEventKind : public OpenEnum<WebhookEventKind> {
- public:
-  using OpenEnum::OpenEnum;
-  static WebhookEventKind started() { return WebhookEventKind("started"); }
-  static WebhookEventKind page() { return WebhookEventKind("page"); }
-  static WebhookEventKind completed() { return WebhookEventKind("completed"); }
-  static WebhookEventKind failed() { return WebhookEventKind("failed"); }
-  static WebhookEventKind action() { return WebhookEventKind("action"); }
-  static WebhookEventKind cancelled() { return WebhookEventKind("cancelled"); }
-};
-
 /// Webhook of a crawl, batch scrape or agent run. Sent as the bare URL string when only `url` is set,
 /// otherwise as `{url, headers?, metadata?, events?}`.
 struct WebhookSpec {

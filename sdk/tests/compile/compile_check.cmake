@@ -1,11 +1,12 @@
-# Compiles SOURCE with the public headers (INCLUDE) and checks the outcome, for properties of the
+# Compiles SOURCE with the public headers (INCLUDE: their directories) and checks the outcome, for properties of the
 # API that only a compiler can test:
 #   EXPECT=pass   the compiler must succeed
 #   EXPECT=fail   it must fail, and its diagnostics must match REGEX (so that an unrelated error
 #                 cannot pass for the expected one)
 # FLAGS: extra compiler flags (a CMake list).
+list(TRANSFORM INCLUDE PREPEND "-I")
 execute_process(
-  COMMAND ${CXX} ${FLAGS} -fsyntax-only -I${INCLUDE} ${SOURCE}
+  COMMAND ${CXX} ${FLAGS} -fsyntax-only ${INCLUDE} ${SOURCE}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(EXPECT STREQUAL "pass")
   if(NOT rc EQUAL 0)

@@ -1,8 +1,8 @@
-# "sdk: field codegen ...": runs webdata_field_codegen on IN and, with EXPECTED, fails unless it
+# "sdk: codegen ...": runs webdata_codegen MODE on IN and, with EXPECTED, fails unless it
 # succeeds and writes exactly that file; without EXPECTED, the test's PASS_REGULAR_EXPRESSION
 # checks the refusal it prints.
-#   cmake -DTOOL=... -DIN=... -DOUT=... [-DEXPECTED=...] -P field_codegen_check.cmake
-execute_process(COMMAND ${TOOL} ${IN} ${OUT} RESULT_VARIABLE rc ERROR_VARIABLE err)
+#   cmake -DTOOL=... -DMODE=fields|enums -DIN=... -DOUT=... [-DEXPECTED=...] -P codegen_check.cmake
+execute_process(COMMAND ${TOOL} ${MODE} ${IN} ${OUT} RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT DEFINED EXPECTED)
   message("exit ${rc}: ${err}")
   if(rc EQUAL 0)
