@@ -78,7 +78,7 @@ void decode(const json& j, AgentTraceEvent& out, const Path& p) {
   out.fields = from_tree(j);
 }
 
-// The field lists of client_agent.fields.json, written as C++ by webdata_field_codegen.
+// The field lists of client_agent.fields.json, written as C++ by webdata_codegen.
 #include "client_agent.fields.inc"
 
 WEBDATA_ANSWER_CODEC(AgentListItem)

@@ -35,7 +35,7 @@ void fields(Writer& io, const v1::LlmsTxtRequest& r) {
   io("integration", r.integration);
 }
 
-// The field lists of client_v1_jobs.fields.json, written as C++ by webdata_field_codegen.
+// The field lists of client_v1_jobs.fields.json, written as C++ by webdata_codegen.
 #include "client_v1_jobs.fields.inc"
 
 /// The members of a v1 job's status answer around its own: `status` (required), `success`,

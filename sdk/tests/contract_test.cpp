@@ -486,3 +486,40 @@ TEST_CASE("no drift: every schema property has a model field", "[contract]") {
     CHECK(written == strip_nulls(instance));
   }
 }
+
+namespace {
+
+/// The wire values an enumeration of enums.json names: each value's first word.
+std::set<std::string> wire_values(const json& enumeration) {
+  std::set<std::string> wires;
+  for (const auto& value : enumeration.at("values")) {
+    std::istringstream words(value.get<std::string>());
+    std::string wire;
+    words >> wire;
+    wires.insert(wire);
+  }
+  return wires;
+}
+
+}  // namespace
+
+TEST_CASE("no drift: every value a schema lists has a constant in its SDK enumeration",
+          "[contract]") {
+  std::ifstream in(WEBDATA_SDK_ENUMS_JSON);
+  const json enums = json::parse(in);
+  for (const auto& enumeration : enums.at("enums")) {
+    const std::string name = enumeration.at("name").get<std::string>();
+    const std::set<std::string> known = wire_values(enumeration);
+    REQUIRE_FALSE(enumeration.value("schemas", json::array()).empty());
+    for (const auto& place : enumeration.at("schemas")) {
+      const std::string ref = place.get<std::string>();
+      const auto hash = ref.find('#');
+      const json& document = schemas().document(ref.substr(0, hash));
+      const json& listed = document.at(json::json_pointer(ref.substr(hash + 1)));
+      for (const auto& value : listed) {
+        INFO(name << " and " << ref);
+        CHECK(known.count(value.get<std::string>()) == 1);
+      }
+    }
+  }
+}
