@@ -1,8 +1,7 @@
 // webdata_codegen: writes the SDK's declarations that are described as data.
 //
-//   webdata_codegen fields IN.fields.json OUT.inc   a source's field lists (src/*.fields.json)
-//   webdata_codegen enums IN.json OUT.hpp           the open enumerations
-//   (include/webdata/enums.json)
+//   webdata_codegen fields IN.fields.json OUT.inc   one source's field lists (src/*.fields.json)
+//   webdata_codegen enums IN.json OUT.hpp           the enumerations (include/webdata/enums.json)
 //
 // A field list describes a model's JSON mapping once, beside the source that includes the
 // generated file; an enumeration lists its wire values once. docs/architecture.md ("The SDK's
@@ -77,6 +76,8 @@ std::string member_line(const std::vector<std::string>& w, const std::string& va
     }
   }
   const std::string target = "\"" + wire + "\", " + var + "." + member;
+  if (!codec.empty() && !rules.empty())
+    throw Failure("a member read `with` a codec takes no rules");
   if (!codec.empty()) return "io.with(" + target + ", " + codec + "{});";
   return "io(" + target + (rules.empty() ? "" : ", " + rules) + ");";
 }
