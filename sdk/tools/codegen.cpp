@@ -97,13 +97,27 @@ std::string entry_line(const std::string& entry, const std::string& var) {
   return member_line(w, var) + note;
 }
 
+/// What an entry names: its wire name (`also` too), the list it uses, or `extras`.
+std::string named_by(const std::string& entry) {
+  const std::vector<std::string> w = words_of(entry.substr(0, entry.find('#')));
+  if (w.size() >= 2 && (w[0] == "also" || w[0] == "use")) return w[1];
+  return w.empty() ? "" : w[0];
+}
+
 std::string body_of(const ordered_json& entries, const std::string& var) {
   std::string out = " {\n";
+  std::vector<std::string> seen;
   for (const auto& e : entries) {
+    const std::string entry = e.get<std::string>();
     try {
-      out += "  " + entry_line(e.get<std::string>(), var) + "\n";
+      const std::string line = entry_line(entry, var);
+      if (std::find(seen.begin(), seen.end(), named_by(entry)) != seen.end()) {
+        throw Failure("'" + named_by(entry) + "' is listed twice");
+      }
+      seen.push_back(named_by(entry));
+      out += "  " + line + "\n";
     } catch (const Failure& f) {
-      throw Failure("entry \"" + e.get<std::string>() + "\": " + f.what());
+      throw Failure("entry \"" + entry + "\": " + f.what());
     }
   }
   return out + "}\n";
