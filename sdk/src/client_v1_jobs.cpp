@@ -7,34 +7,6 @@
 namespace webdata {
 namespace detail {
 
-void fields(Writer& io, const v1::DeepResearchJsonOptions& o) {
-  io("prompt", o.prompt);
-  io("schema", o.schema);
-  io("systemPrompt", o.system_prompt);
-}
-
-void fields(Writer& io, const v1::DeepResearchRequest& r) {
-  io("query", r.query);
-  io("maxDepth", r.max_depth);
-  io("timeLimit", r.time_limit);
-  io("maxUrls", r.max_urls);
-  io("analysisPrompt", r.analysis_prompt);
-  io("systemPrompt", r.system_prompt);
-  io("formats", r.formats, kOmitEmpty);
-  if (r.json_options) io.out["jsonOptions"] = write_fields(*r.json_options);
-  io("origin", r.origin);
-  io("integration", r.integration);
-}
-
-void fields(Writer& io, const v1::LlmsTxtRequest& r) {
-  io("url", r.url);
-  io("maxUrls", r.max_urls);
-  io("showFullText", r.show_full_text);
-  io("cache", r.cache);
-  io("origin", r.origin);
-  io("integration", r.integration);
-}
-
 // The field lists of client_v1_jobs.fields.json, written as C++ by webdata_codegen.
 #include "client_v1_jobs.fields.inc"
 

@@ -444,6 +444,15 @@ json write_fields(const T& v) {
   return std::move(w.out);
 }
 
+/// Member codec (`io.with`) of a nested model that has a field list but no `encode` of its own
+/// (a request's option object): written as its list makes it, left out when unset.
+struct OwnFields {
+  template <class T>
+  static json write(const std::optional<T>& v) {
+    return v ? write_fields(*v) : json();
+  }
+};
+
 /// `decode` and `encode` of a model that has a field list and nothing else to it.
 #define WEBDATA_FIELDS_CODEC(T)                    \
   void decode(const json& j, T& out, const Path& p) { \

@@ -13,21 +13,8 @@ namespace webdata {
 
 namespace detail {
 
-void fields(Writer& io, const ParseOptions& o) {
-  io("formats", o.formats);
-  io("onlyMainContent", o.only_main_content);
-  io("includeTags", o.include_tags);
-  io("excludeTags", o.exclude_tags);
-  io("parsers", o.parsers);
-  io("timeout", o.timeout);
-  io("removeBase64Images", o.remove_base64_images);
-  io("blockAds", o.block_ads);
-  io("proxy", o.proxy);
-  io("zeroDataRetention", o.zero_data_retention);
-  io("redactPII", o.redact_pii);
-  io("origin", o.origin);
-  io("integration", o.integration);
-}
+// The field list of parse.fields.json, written as C++ by webdata_codegen.
+#include "parse.fields.inc"
 
 namespace {
 

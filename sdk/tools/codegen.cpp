@@ -14,6 +14,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -159,21 +160,24 @@ std::string codec_of(const std::string& type, const std::string& codec) {
   throw Failure("unknown codec '" + codec + "'");
 }
 
-/// A model read from answers only (`Reader`), or written and read (`IO`, both directions).
+/// The function a model's list becomes, and the codec it has unless `codec` says otherwise: read
+/// from answers only (`Reader`), written only (`Writer`, a request body), or both (`IO`).
+std::pair<std::string, std::string> head_of(const std::string& type, const std::string& io) {
+  if (io == "answer") return {"void fields(Reader& io, " + type + "& m)", "answer"};
+  if (io == "request") return {"void fields(Writer& io, const " + type + "& m)", "none"};
+  if (io == "both") {
+    return {"template <class IO, class M, IfModel<M, " + type + "> = 0>\nvoid fields(IO& io, M& m)",
+            "fields"};
+  }
+  throw Failure(type + ": unknown io '" + io + "'");
+}
+
 std::string model(const ordered_json& m) {
   const std::string type = m.at("type").get<std::string>();
-  const std::string io = m.value("io", "answer");
-  std::string head;
-  if (io == "answer") {
-    head = "void fields(Reader& io, " + type + "& m)";
-  } else if (io == "both") {
-    head = "template <class IO, class M, IfModel<M, " + type + "> = 0>\nvoid fields(IO& io, M& m)";
-  } else {
-    throw Failure(type + ": unknown io '" + io + "'");
-  }
+  const auto [head, codec] = head_of(type, m.value("io", "answer"));
   try {
     return doc_of(m) + head + body_of(m.at("fields"), "m") +
-           codec_of(type, m.value("codec", io == "answer" ? "answer" : "fields")) + "\n";
+           codec_of(type, m.value("codec", codec)) + "\n";
   } catch (const std::exception& f) {  // a Failure, or a missing key of the JSON
     throw Failure(type + ": " + f.what());
   }
