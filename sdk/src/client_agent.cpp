@@ -34,18 +34,9 @@ void read_object(Reader& io, const char* key, T& out, Members members) {
   });
 }
 
-}  // namespace
-
-// ---- codecs (answers are decoded leniently: unknown members go to `extras`)
-
-void fields(Reader& io, AgentListItem& item) {
-  io("id", item.id, kRequired);
-  io("createdAt", item.created_at);
-  io("targetHint", item.target_hint);
-  io("origin", item.origin);
-  io("integration", item.integration);
-  io("status", item.status);
-  // What the run was asked; the object's other members are kept as "options.<key>".
+/// `options` of a listed run: what it was asked; the object's other members are kept as
+/// "options.<key>".
+void read_run_options(Reader& io, AgentListItem& item) {
   read_object(io, "options", item.prompt, [&item](Reader& o) {
     o("prompt", item.prompt);
     o("urls", item.urls);
@@ -53,8 +44,19 @@ void fields(Reader& io, AgentListItem& item) {
     o("effort", item.effort);
     o.rest_under("options", item.extras);
   });
-  io.extras(item.extras);
 }
+
+/// `agent` of a trace event: the id and role of the agent that recorded it.
+void read_event_agent(Reader& io, AgentTraceEvent& event) {
+  read_object(io, "agent", event.agent_id, [&event](Reader& a) {
+    a("id", event.agent_id);
+    a("role", event.agent_role);
+  });
+}
+
+}  // namespace
+
+// ---- codecs (answers are decoded leniently: unknown members go to `extras`)
 
 void fields(Reader& io, AgentList& list) {
   io("agents", list.agents);
@@ -62,17 +64,6 @@ void fields(Reader& io, AgentList& list) {
   if (list.next) list.next_before = before_of(*list.next);
 }
 
-void fields(Reader& io, AgentTraceEvent& event) {
-  io("type", event.type, kRequired);
-  io("eventId", event.event_id);
-  io("runId", event.run_id);
-  io("occurredAt", event.occurred_at);
-  io("producerSequence", event.producer_sequence);
-  read_object(io, "agent", event.agent_id, [&event](Reader& a) {
-    a("id", event.agent_id);
-    a("role", event.agent_role);
-  });
-}
 void decode(const json& j, AgentTraceEvent& out, const Path& p) {
   read_fields(j, out, p);
   out.fields = from_tree(j);
@@ -81,7 +72,6 @@ void decode(const json& j, AgentTraceEvent& out, const Path& p) {
 // The field lists of client_agent.fields.json, written as C++ by webdata_codegen.
 #include "client_agent.fields.inc"
 
-WEBDATA_ANSWER_CODEC(AgentListItem)
 WEBDATA_ANSWER_CODEC(AgentList)
 
 }  // namespace detail

@@ -58,30 +58,20 @@ json webhook_json(const MonitorWebhook& w) {
   return out;
 }
 
-}  // namespace
-
-void fields(Reader& io, MonitorCheckPage& p) {
-  io("id", p.id);
-  io("targetId", p.target_id);
-  io("url", p.url);
-  io("status", p.status);
-  io("previousScrapeId", p.previous_scrape_id);
-  io("currentScrapeId", p.current_scrape_id);
-  io("statusCode", p.status_code);
-  io("error", p.error);
-  // `diff.text` is the unified diff; the whole `diff` (its parse-diff `json` too) stays in extras.
+/// `diff` of a checked page: `diff.text` is the unified diff; the whole `diff` (its parse-diff
+/// `json` too) stays in extras.
+void read_check_diff(Reader& io, MonitorCheckPage& p) {
   io.custom("diff", p.diff_text, [&p](const json& diff, const Path& dp) {
     Reader d(diff, dp);
     d("text", p.diff_text);
     p.extras["diff"] = from_tree(diff);
   });
-  io.extras(p.extras);
 }
+
+}  // namespace
 
 // The field lists of client_monitors.fields.json, written as C++ by webdata_codegen.
 #include "client_monitors.fields.inc"
-
-WEBDATA_ANSWER_CODEC(MonitorCheckPage)
 
 namespace {
 

@@ -24,26 +24,20 @@ void read_license(Reader& io, DeveloperResult& r) {
   });
 }
 
-}  // namespace
-
-// The field lists of client_research.fields.json, written as C++ by webdata_codegen.
-#include "client_research.fields.inc"
-
-void fields(Reader& io, SupportAnswer& a) {
-  io("answer", a.answer);
-  io("jobId", a.job_id);
-  io("jobType", a.job_type);
-  io("status", a.status);
+/// `sources` of a support answer: the URL of each, the rest of a source's object passed over.
+void read_support_sources(Reader& io, SupportAnswer& a) {
   io.each("sources", a.sources, [](const json& source, const Path& p) {
     std::string url;
     Reader r(source, p);
     r("url", url);
     return url;
   });
-  io.extras(a.extras);
 }
 
-WEBDATA_ANSWER_CODEC(SupportAnswer)
+}  // namespace
+
+// The field lists of client_research.fields.json, written as C++ by webdata_codegen.
+#include "client_research.fields.inc"
 
 namespace {
 

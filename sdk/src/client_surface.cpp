@@ -84,26 +84,14 @@ Concurrency decode_concurrency(const json& j) {
   return out;
 }
 
-}  // namespace
-
-void decode(const json& j, MapLink& out, const Path& p) {
-  if (j.is_string()) {  // v1, and v2 deployments that answer plain strings
-    out.url = j.get<std::string>();
-    return;
-  }
-  read_fields(j, out, p);
-}
-
-void fields(Reader& io, ExtractResult& x) {
-  io("success", x.success);
-  io("status", x.status, kRequired);
-  io("data", x.data);
+/// `sources` of an extract answer: the pages each field came from. Deployments name them as a
+/// list of URLs; anything else is kept as text.
+void read_extract_sources(Reader& io, ExtractResult& x) {
   io.custom("sources", x.sources, [&x](const json& sources, const Path& sp) {
     if (!sources.is_object()) {
       fail(sp, std::string("expected an object, got ") + type_name(sources));
     }
     for (const auto& [field, urls] : sources.items()) {
-      // Deployments name pages as a list of URLs; anything else is kept as text.
       std::vector<std::string>& list = x.sources[field];
       if (urls.is_array()) {
         for (const auto& url : urls)
@@ -113,15 +101,17 @@ void fields(Reader& io, ExtractResult& x) {
       }
     }
   });
-  io("expiresAt", x.expires_at);
-  io("creditsUsed", x.credits_used);
-  io("tokensUsed", x.tokens_used);
-  io("warning", x.warning);
-  io("error", x.error);
-  io.extras(x.extras);
 }
 
-WEBDATA_ANSWER_CODEC(ExtractResult)
+}  // namespace
+
+void decode(const json& j, MapLink& out, const Path& p) {
+  if (j.is_string()) {  // v1, and v2 deployments that answer plain strings
+    out.url = j.get<std::string>();
+    return;
+  }
+  read_fields(j, out, p);
+}
 
 // The usage calls are the same in both versions but for the path prefix.
 template <class Request>
